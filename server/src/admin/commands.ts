@@ -1,0 +1,122 @@
+import type { Sql } from '../db/connect';
+import { hashSecret, newSecret } from '../domain/secrets';
+import { parseDoorSpec, type DoorSpec } from './doorSpec';
+
+/** A failure the operator can act on: printed as is, without a stack. */
+export class AdminError extends Error {}
+
+function one<T>(row: T | undefined, what: string): T {
+  if (!row) throw new AdminError(`${what} not found`);
+  return row;
+}
+
+export async function createOrganization(sql: Sql, name: string) {
+  const apiKey = newSecret('sk');
+  return sql.begin(async (tx) => {
+    const [org] = await tx<{ id: string; name: string }[]>`
+      insert into organizations (name) values (${name}) returning id, name`;
+    const created = one(org, 'organization');
+    await tx`insert into api_keys (organization_id, key_hash) values (${created.id}, ${hashSecret(apiKey)})`;
+    return { id: created.id, name: created.name, apiKey };
+  });
+}
+
+export async function setOrganizationWebhook(sql: Sql, orgId: string, url: string) {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
+    throw new AdminError('--url must be an http(s) URL');
+  }
+  const webhookSecret = newSecret('whsec');
+  const [org] = await sql<{ id: string }[]>`
+    update organizations set webhook_url = ${url}, webhook_secret = ${webhookSecret}
+     where id = ${orgId} returning id`;
+  return { id: one(org, 'organization').id, webhookUrl: url, webhookSecret };
+}
+
+/** A new key; every earlier key of the organization stops working at once. */
+export async function rotateOrganizationKey(sql: Sql, orgId: string) {
+  const apiKey = newSecret('sk');
+  return sql.begin(async (tx) => {
+    const [org] = await tx<{ id: string }[]>`select id from organizations where id = ${orgId} for update`;
+    const found = one(org, 'organization');
+    await tx`update api_keys set revoked_at = now() where organization_id = ${found.id} and revoked_at is null`;
+    await tx`insert into api_keys (organization_id, key_hash) values (${found.id}, ${hashSecret(apiKey)})`;
+    return { id: found.id, apiKey };
+  });
+}
+
+export interface StationInput {
+  code: string;
+  name: string;
+  cabinetSn?: string | undefined;
+  doors: string;
+  supportPhone?: string | undefined;
+  idleTimeoutSeconds?: number | undefined;
+  freeStorageHours?: number | undefined;
+}
+
+export async function createStation(sql: Sql, input: StationInput) {
+  let doors: DoorSpec[];
+  try {
+    doors = parseDoorSpec(input.doors);
+  } catch (error) {
+    throw new AdminError((error as Error).message);
+  }
+  return sql.begin(async (tx) => {
+    const [station] = await tx<{ id: string; code: string; name: string; cabinet_sn: string }[]>`
+      insert into stations (code, name, cabinet_sn, support_phone, idle_timeout_seconds, free_storage_hours)
+      values (${input.code}, ${input.name}, ${input.cabinetSn ?? input.code}, ${input.supportPhone ?? ''},
+              ${input.idleTimeoutSeconds ?? 60}, ${input.freeStorageHours ?? 72})
+      returning id, code, name, cabinet_sn`;
+    const created = one(station, 'station');
+    await tx`
+      insert into doors ${tx(doors.map((d) => ({ station_id: created.id, position: d.position, size: d.size, code: d.code })))}`;
+    return { id: created.id, code: created.code, name: created.name, cabinetSn: created.cabinet_sn, doors };
+  });
+}
+
+export async function setDoorService(sql: Sql, stationCode: string, position: number, service: 'in' | 'out') {
+  const [door] = await sql<{ position: number; out_of_service: boolean }[]>`
+    update doors d set out_of_service = ${service === 'out'}
+      from stations s
+     where s.id = d.station_id and s.code = ${stationCode} and d.position = ${position}
+    returning d.position, d.out_of_service`;
+  const found = one(door, `door ${position} of station ${stationCode}`);
+  return { station: stationCode, position: found.position, status: found.out_of_service ? 'out_of_service' : 'in_service' };
+}
+
+export async function createTerminal(sql: Sql, stationCode: string) {
+  const token = newSecret('tdev');
+  const [terminal] = await sql<{ id: string }[]>`
+    insert into terminals (station_id, token_hash)
+    select id, ${hashSecret(token)} from stations where code = ${stationCode}
+    returning id`;
+  return { id: one(terminal, `station ${stationCode}`).id, stationCode, token };
+}
+
+export type TerminalStatus = 'online' | 'offline' | 'disabled';
+
+export async function setTerminalStatus(sql: Sql, id: string, status: TerminalStatus) {
+  const [terminal] = await sql<{ id: string; status: string }[]>`
+    update terminals set status = ${status}, last_heartbeat_at = case when ${status} = 'online' then now() else last_heartbeat_at end
+     where id = ${id} returning id, status`;
+  return one(terminal, 'terminal');
+}
+
+export async function revokeTerminal(sql: Sql, id: string) {
+  const [terminal] = await sql<{ id: string }[]>`
+    update terminals set revoked_at = coalesce(revoked_at, now()) where id = ${id} returning id`;
+  return { id: one(terminal, 'terminal').id, revoked: true as const };
+}
+
+export async function createCourier(sql: Sql, number: string, name: string) {
+  const [courier] = await sql<{ id: string; number: string; name: string }[]>`
+    insert into couriers (number, name) values (${number}, ${name}) returning id, number, name`;
+  return one(courier, 'courier');
+}
+
+export async function deactivateCourier(sql: Sql, number: string) {
+  const [courier] = await sql<{ number: string }[]>`
+    update couriers set active = false where number = ${number} returning number`;
+  return { number: one(courier, `courier ${number}`).number, active: false as const };
+}

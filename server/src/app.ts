@@ -1,0 +1,17 @@
+import Koa from 'koa';
+import type { Services } from './domain/services';
+import { correlationId } from './http/correlation';
+import { problemResponses } from './http/errors';
+import { requestLog } from './http/requestLog';
+import { terminalRouter } from './terminal/router';
+
+/** The HTTP application: both interfaces behind one chain of cross-cutting middleware. */
+export function createApp(services: Services): Koa {
+  const app = new Koa({ proxy: false });
+  app.silent = true;
+  app.use(correlationId);
+  app.use(requestLog(services.logger));
+  app.use(problemResponses());
+  app.use(terminalRouter(services).routes());
+  return app;
+}

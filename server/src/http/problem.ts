@@ -1,0 +1,65 @@
+import type { FieldError, ProblemCode } from '@locker/shared';
+
+const TYPE_BASE = 'https://parcel-locker.dev/problems/';
+
+/** Fixed status and title per code: `title` never varies with the request. */
+const CATALOGUE: Record<ProblemCode, { status: number; title: string }> = {
+  invalid_json: { status: 400, title: 'Request body is not valid JSON' },
+  invalid_request: { status: 400, title: 'Request body does not match the schema' },
+  occurred_at_out_of_range: {
+    status: 400,
+    title: 'occurred_at is in the future or more than 7 days in the past',
+  },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  invalid_code: { status: 401, title: 'Pickup code not accepted' },
+  courier_not_verified: { status: 403, title: 'Courier not verified' },
+  not_found: { status: 404, title: 'Not found' },
+  cabinet_full: { status: 409, title: 'No free door large enough' },
+  validation_failed: { status: 422, title: 'Validation failed' },
+  idempotency_conflict: {
+    status: 409,
+    title: 'Idempotency-Key was already used with a different request',
+  },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  station_unresolved: { status: 500, title: "The terminal's station could not be resolved" },
+  internal_error: { status: 500, title: 'Internal error' },
+};
+
+export function problemType(code: ProblemCode): string {
+  return TYPE_BASE + code;
+}
+
+/** An answer in problem-details form; thrown from anywhere, rendered by one middleware. */
+export class ProblemError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail?: string,
+    readonly errors?: FieldError[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail ?? CATALOGUE[code].title);
+    this.status = CATALOGUE[code].status;
+  }
+
+  body(correlationId: string): Record<string, unknown> {
+    return {
+      type: problemType(this.code),
+      title: CATALOGUE[this.code].title,
+      status: this.status,
+      code: this.code,
+      ...(this.detail === undefined ? {} : { detail: this.detail }),
+      correlation_id: correlationId,
+      ...(this.errors === undefined ? {} : { errors: this.errors }),
+    };
+  }
+}
+
+export const problem = {
+  unauthorized: () => new ProblemError('unauthorized'),
+  notFound: (detail?: string) => new ProblemError('not_found', detail),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ProblemError('rate_limited', `Try again in ${retryAfterSeconds} s.`, undefined, {
+      'Retry-After': String(retryAfterSeconds),
+    }),
+};

@@ -1,0 +1,41 @@
+import type { Sql } from '../db/connect';
+import type { Logger } from '../logger';
+
+interface Marked {
+  terminal_id: string;
+  station_code: string | null;
+  last_seen: Date;
+}
+
+/**
+ * Marks offline every online terminal silent for `afterSeconds` and raises one alert each.
+ * The update's `where status = 'online'` makes each mark happen once even when several
+ * server instances sweep at the same moment.
+ */
+export async function markSilentTerminalsOffline(sql: Sql, log: Logger, afterSeconds: number): Promise<Marked[]> {
+  const marked = await sql<Marked[]>`
+    with marked as (
+      update terminals
+         set status = 'offline'
+       where status = 'online' and revoked_at is null
+         and coalesce(last_heartbeat_at, created_at) < now() - make_interval(secs => ${afterSeconds})
+      returning id, station_id, coalesce(last_heartbeat_at, created_at) as last_seen
+    ), alerted as (
+      insert into alerts (kind, terminal_id, station_id, message)
+      select 'terminal_offline', id, station_id,
+             'No heartbeat for ' || ${afterSeconds}::int || ' s; terminal marked offline'
+        from marked
+    )
+    select m.id as terminal_id, s.code as station_code, m.last_seen
+      from marked m left join stations s on s.id = m.station_id`;
+  for (const m of marked) {
+    // Operations' monitoring matches `alert: "terminal_offline"`.
+    log.warn({ alert: 'terminal_offline', ...m }, 'terminal offline: no heartbeat');
+  }
+  return marked;
+}
+
+/** Rate-limit hits older than any window are of no further use. */
+export async function pruneRateLimitHits(sql: Sql): Promise<void> {
+  await sql`delete from rate_limit_hits where at < now() - interval '2 minutes'`;
+}

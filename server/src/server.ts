@@ -1,0 +1,74 @@
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app';
+import { loadConfig, type ServerConfig } from './config';
+import { connect, type Sql } from './db/connect';
+import { ensureEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
+import { migrate } from './db/migrate';
+import type { Services } from './domain/services';
+import { createLogger, type Logger } from './logger';
+import { markSilentTerminalsOffline, pruneRateLimitHits } from './ops/liveness';
+import { startPoller, type Poller } from './ops/poller';
+import { deliverDueSms } from './sms/outbox';
+import { smsTransportFrom } from './sms/transports';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  sql: Sql;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/** Opens the configured database: `DATABASE_URL`, else the embedded PostgreSQL. */
+export async function openDatabase(config: ServerConfig): Promise<{ sql: Sql; embedded?: EmbeddedDatabase }> {
+  if (config.databaseUrl) return { sql: connect(config.databaseUrl, { max: config.dbPoolSize }) };
+  const embedded = await ensureEmbeddedPostgres({ dataDir: config.embeddedDataDir, port: config.embeddedPort });
+  return { sql: connect(embedded.url, { max: config.dbPoolSize }), embedded };
+}
+
+/** Migrates, serves both interfaces and runs the background work until `close()`. */
+export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<RunningServer> {
+  const config = { ...loadConfig(), ...overrides };
+  const logger = createLogger(config.logLevel);
+  const { sql, embedded } = await openDatabase(config);
+  await migrate(sql);
+
+  const transport = smsTransportFrom(config.smsTransport);
+  const pollers: Poller[] = [];
+  const sms = startPoller('sms', 1000, logger, () => deliverDueSms(sql, transport, logger));
+  pollers.push(sms);
+  pollers.push(
+    startPoller('liveness', config.sweepIntervalMs, logger, async () => {
+      await markSilentTerminalsOffline(sql, logger, config.offlineAfterSeconds);
+      await pruneRateLimitHits(sql);
+      return false;
+    }),
+  );
+
+  const services: Services = { sql, config, logger, nudge: { sms: () => sms.nudge() } };
+  const http = createApp(services).listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    http.once('listening', resolve);
+    http.once('error', reject);
+  });
+  // Kiosks hold connections open between polls; keep them longer than their interval.
+  http.keepAliveTimeout = 65_000;
+  const port = (http.address() as AddressInfo).port;
+  logger.info({ port, database: embedded ? 'embedded' : 'DATABASE_URL' }, 'server listening');
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    sql,
+    logger,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+      await Promise.all(pollers.map((p) => p.stop()));
+      await sql.end({ timeout: 5 });
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { appendFile } from 'node:fs/promises';
+
+export interface SmsMessage {
+  to: string;
+  language: string;
+  text: string;
+}
+
+export interface SmsTransport {
+  readonly name: string;
+  send(message: SmsMessage): Promise<void>;
+}
+
+/** Development default: the SMS is printed, so a newcomer sees the pickup code. */
+function consoleTransport(): SmsTransport {
+  return {
+    name: 'console',
+    send: async (m) => {
+      process.stdout.write(`\n📱 SMS to ${m.to} [${m.language}]\n   ${m.text}\n\n`);
+    },
+  };
+}
+
+/** One JSON line per message, `{"to","language","text"}`: what tests and demos read. */
+function fileTransport(file: string): SmsTransport {
+  return {
+    name: 'file',
+    send: async (m) => {
+      await appendFile(file, JSON.stringify({ to: m.to, language: m.language, text: m.text }) + '\n');
+    },
+  };
+}
+
+/**
+ * Twilio's Messages API (form-encoded POST, Basic auth). TWILIO_BASE_URL points it at a
+ * stand-in in tests.
+ */
+function twilioTransport(env: NodeJS.ProcessEnv): SmsTransport {
+  const sid = env.TWILIO_ACCOUNT_SID;
+  const token = env.TWILIO_AUTH_TOKEN;
+  const from = env.TWILIO_FROM;
+  if (!sid || !token || !from) {
+    throw new Error('SMS_TRANSPORT=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM');
+  }
+  const base = env.TWILIO_BASE_URL ?? 'https://api.twilio.com';
+  const url = `${base}/2010-04-01/Accounts/${encodeURIComponent(sid)}/Messages.json`;
+  const auth = 'Basic ' + Buffer.from(`${sid}:${token}`).toString('base64');
+  return {
+    name: 'twilio',
+    send: async (m) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ To: m.to, From: from, Body: m.text }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (!response.ok) throw new Error(`SMS provider answered ${response.status}`);
+    },
+  };
+}
+
+/** `console`, `file:PATH` or `twilio`, as `SMS_TRANSPORT` says. */
+export function smsTransportFrom(setting: string, env: NodeJS.ProcessEnv = process.env): SmsTransport {
+  if (setting === 'console') return consoleTransport();
+  if (setting.startsWith('file:')) return fileTransport(setting.slice('file:'.length));
+  if (setting === 'twilio') return twilioTransport(env);
+  throw new Error(`SMS_TRANSPORT must be console, file:PATH or twilio, not "${setting}"`);
+}

@@ -1,0 +1,35 @@
+import type { Size } from '@locker/shared';
+import type { TransactionSql } from '../db/connect';
+import { sizesFitting } from '../domain/sizes';
+
+export interface FreeDoor {
+  id: string;
+  position: number;
+}
+
+/**
+ * The smallest free door `size` fits, ties to the lowest position. Doors of unknown size
+ * and doors out of service are never assigned. The caller holds the station row lock,
+ * so two assignments at one station never pick the same door.
+ */
+export async function smallestFreeDoor(
+  tx: TransactionSql,
+  stationId: string,
+  size: Size,
+): Promise<FreeDoor | undefined> {
+  const [door] = await tx<FreeDoor[]>`
+    select d.id, d.position
+      from doors d
+     where d.station_id = ${stationId}
+       and not d.out_of_service
+       and d.size in ${tx(sizesFitting(size))}
+       and not exists (select 1 from door_occupancy o where o.door_id = d.id)
+     order by array_position(array['S', 'M', 'L', 'XL'], d.size), d.position
+     limit 1`;
+  return door;
+}
+
+/** Takes the station's row lock for the rest of the transaction. */
+export async function lockStation(tx: TransactionSql, stationId: string): Promise<void> {
+  await tx`select 1 from stations where id = ${stationId} for update`;
+}

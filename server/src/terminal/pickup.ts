@@ -1,0 +1,77 @@
+import {
+  DoorConfirmRequestSchema,
+  PickupRequestSchema,
+  type OkResponse,
+  type PickupResponse,
+} from '@locker/shared';
+import type { Middleware } from 'koa';
+import type { Services } from '../domain/services';
+import { eventTime } from '../domain/occurredAt';
+import { pickupCodeHash } from '../domain/secrets';
+import { readJson } from '../http/body';
+import { ProblemError, problem } from '../http/problem';
+import { validate } from '../http/validate';
+import { stationOf } from './auth';
+
+/**
+ * Names the door of the parcel whose code was typed; changes nothing. A wrong code, one
+ * of another station and one already collected all find no row here and get the same
+ * `invalid_code` answer through the same path.
+ */
+export function pickup({ sql, config }: Services): Middleware {
+  return async (ctx) => {
+    const { code } = validate(PickupRequestSchema, await readJson(ctx));
+    const station = stationOf(ctx.state.terminal);
+    const [found] = await sql<{ id: string; tracking_number: string; position: number }[]>`
+      select sh.id, sh.tracking_number, d.position
+        from shipments sh
+        join door_occupancy o on o.shipment_id = sh.id and o.kind = 'delivery'
+        join doors d on d.id = o.door_id
+       where sh.destination_station_id = ${station.id}
+         and sh.status = 'ready_for_pickup'
+         and sh.pickup_code_hash = ${pickupCodeHash(config.pickupCodeSecret, code)}`;
+    if (!found) throw new ProblemError('invalid_code');
+    const body: PickupResponse = {
+      ok: true,
+      door: found.position,
+      trackingNumber: found.tracking_number,
+      shipmentId: found.id,
+    };
+    ctx.body = body;
+  };
+}
+
+/**
+ * Records the outcome of a pickup. `collected: true` frees the door and judges the
+ * free-storage window on the collection time; `false` changes nothing. A second confirm
+ * finds no parcel awaiting collection and answers 404, so retries are safe.
+ */
+export function doorConfirm({ sql }: Services): Middleware {
+  return async (ctx) => {
+    const request = validate(DoorConfirmRequestSchema, await readJson(ctx));
+    const at = eventTime(request.occurred_at);
+    const station = stationOf(ctx.state.terminal);
+    const found = await sql.begin(async (tx) => {
+      const [shipment] = await tx<{ id: string; deposited_at: Date }[]>`
+        select id, deposited_at from shipments
+         where id = ${request.shipmentId}
+           and destination_station_id = ${station.id}
+           and status = 'ready_for_pickup'
+         for update`;
+      if (!shipment || !request.collected) return Boolean(shipment);
+      // A kiosk clock behind the server's cannot make a parcel collected before it arrived.
+      const collectedAt = at < shipment.deposited_at ? shipment.deposited_at : at;
+      await tx`
+        update shipments
+           set status = 'collected', status_at = ${collectedAt}, collected_at = ${collectedAt},
+               collected_late = ${collectedAt} > deposited_at + make_interval(hours => ${station.freeStorageHours}),
+               pickup_code_hash = null, updated_at = now()
+         where id = ${shipment.id}`;
+      await tx`delete from door_occupancy where shipment_id = ${shipment.id}`;
+      return true;
+    });
+    if (!found) throw problem.notFound('No parcel awaiting collection has that id at this station.');
+    const body: OkResponse = { ok: true };
+    ctx.body = body;
+  };
+}

@@ -1,0 +1,29 @@
+import Router from '@koa/router';
+import type { Services } from '../domain/services';
+import { authenticateTerminal } from './auth';
+import { cabinet } from './cabinet';
+import { courierVerify, deposit } from './deposit';
+import { heartbeat } from './heartbeat';
+import { doorConfirm, pickup } from './pickup';
+import { rateLimit } from './rateLimit';
+import { confirmReturnRoute, startReturnRoute } from './returns';
+
+/** Pickup attempts per terminal per minute; returns likewise. Spec, "Limits". */
+export const PICKUP_LIMIT = 10;
+export const RETURN_LIMIT = 20;
+
+/** Part A of the interface: each route reads authenticate, (limit), handle. */
+export function terminalRouter(services: Services): Router {
+  const { sql } = services;
+  const online = authenticateTerminal(sql);
+  const router = new Router({ prefix: '/terminal/v1' });
+  router.get('/cabinet', online, cabinet(sql));
+  router.post('/pickup', online, rateLimit(sql, 'pickup', PICKUP_LIMIT), pickup(services));
+  router.post('/door/confirm', online, doorConfirm(services));
+  router.post('/courier/verify', online, courierVerify(services));
+  router.post('/deposit', online, deposit(services));
+  router.post('/return', online, rateLimit(sql, 'return', RETURN_LIMIT), startReturnRoute(services));
+  router.post('/return/confirm', online, confirmReturnRoute(services));
+  router.post('/heartbeat', authenticateTerminal(sql, { allowOffline: true }), heartbeat(services));
+  return router;
+}

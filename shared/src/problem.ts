@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** One failing field of a request body (400 `invalid_request`, 422 `validation_failed`). */
+export const FieldErrorSchema = z.object({
+  field: z.string(),
+  code: z.string(),
+  message: z.string(),
+});
+export type FieldError = z.infer<typeof FieldErrorSchema>;
+
+/** RFC 9457 problem details as both interfaces send them. Clients branch on `code`. */
+export const ProblemSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  code: z.string(),
+  detail: z.string().optional(),
+  correlation_id: z.string(),
+  errors: z.array(FieldErrorSchema).optional(),
+});
+export type Problem = z.infer<typeof ProblemSchema>;
+
+/** Every stable error code either interface can answer with. */
+export const PROBLEM_CODES = [
+  'invalid_json',
+  'invalid_request',
+  'occurred_at_out_of_range',
+  'unauthorized',
+  'invalid_code',
+  'courier_not_verified',
+  'not_found',
+  'cabinet_full',
+  'validation_failed',
+  'idempotency_conflict',
+  'rate_limited',
+  'station_unresolved',
+  'internal_error',
+] as const;
+export type ProblemCode = (typeof PROBLEM_CODES)[number];

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { OccurredAtSchema, SizeSchema } from './common';
+
+// Part A of the interface: every body is strict, as the spec says "all bodies reject
+// unknown fields".
+
+export const StationSchema = z.strictObject({ code: z.string(), name: z.string() });
+
+export const DoorParcelSchema = z.strictObject({
+  trackingNumber: z.string(),
+  /** First word of the recipient's name; the listing never carries more of the person. */
+  recipientFirstName: z.string(),
+  kind: z.enum(['delivery', 'return']),
+});
+
+export const DOOR_STATUSES = ['available', 'occupied', 'out_of_service'] as const;
+export const DoorStatusSchema = z.enum(DOOR_STATUSES);
+export type DoorStatus = z.infer<typeof DoorStatusSchema>;
+
+export const DoorSchema = z.strictObject({
+  /** Vendor slot number: the physical door. */
+  position: z.number().int(),
+  code: z.string().nullable(),
+  size: SizeSchema.nullable(),
+  status: DoorStatusSchema,
+  parcel: DoorParcelSchema.nullable(),
+});
+export type Door = z.infer<typeof DoorSchema>;
+
+export const CabinetResponseSchema = z.strictObject({
+  station: StationSchema,
+  doors: z.array(DoorSchema),
+});
+export type CabinetResponse = z.infer<typeof CabinetResponseSchema>;
+
+export const PickupRequestSchema = z.strictObject({
+  /** Digits as typed on the keypad; issued codes have eight. */
+  code: z.string().min(1).max(10),
+});
+export type PickupRequest = z.infer<typeof PickupRequestSchema>;
+
+export const PickupResponseSchema = z.strictObject({
+  ok: z.literal(true),
+  door: z.number().int(),
+  trackingNumber: z.string(),
+  /** Pass back to `/door/confirm`; never shown on screen. */
+  shipmentId: z.guid(),
+});
+export type PickupResponse = z.infer<typeof PickupResponseSchema>;
+
+export const DoorConfirmRequestSchema = z.strictObject({
+  shipmentId: z.guid(),
+  collected: z.boolean(),
+  occurred_at: OccurredAtSchema.optional(),
+});
+export type DoorConfirmRequest = z.infer<typeof DoorConfirmRequestSchema>;
+
+export const OkResponseSchema = z.strictObject({ ok: z.literal(true) });
+export type OkResponse = z.infer<typeof OkResponseSchema>;
+
+export const CourierVerifyRequestSchema = z.strictObject({
+  courierNo: z.string().min(1).max(64),
+});
+export type CourierVerifyRequest = z.infer<typeof CourierVerifyRequestSchema>;
+
+export const CourierVerifyResponseSchema = z.strictObject({
+  ok: z.boolean(),
+  courierName: z.string().nullable(),
+});
+export type CourierVerifyResponse = z.infer<typeof CourierVerifyResponseSchema>;
+
+const TrackingNumberField = z.string().min(1).max(64);
+
+export const DepositRequestSchema = z.strictObject({
+  courierNo: z.string().min(1).max(64),
+  trackingNumber: TrackingNumberField,
+  occurred_at: OccurredAtSchema.optional(),
+});
+export type DepositRequest = z.infer<typeof DepositRequestSchema>;
+
+export const DepositResponseSchema = z.strictObject({
+  ok: z.literal(true),
+  door: z.number().int(),
+  trackingNumber: z.string(),
+});
+export type DepositResponse = z.infer<typeof DepositResponseSchema>;
+
+export const ReturnRequestSchema = z.strictObject({ trackingNumber: TrackingNumberField });
+export type ReturnRequest = z.infer<typeof ReturnRequestSchema>;
+
+export const ReturnResponseSchema = z.strictObject({
+  ok: z.literal(true),
+  door: z.number().int(),
+  trackingNumber: z.string(),
+  returnId: z.guid(),
+});
+export type ReturnResponse = z.infer<typeof ReturnResponseSchema>;
+
+export const ReturnConfirmRequestSchema = z.strictObject({
+  returnId: z.guid(),
+  deposited: z.boolean(),
+  occurred_at: OccurredAtSchema.optional(),
+});
+export type ReturnConfirmRequest = z.infer<typeof ReturnConfirmRequestSchema>;
+
+export const HeartbeatRequestSchema = z.strictObject({
+  appVersion: z.string().max(64).optional(),
+});
+export type HeartbeatRequest = z.infer<typeof HeartbeatRequestSchema>;
+
+/** Terminal configuration: applied by the kiosk as received on every heartbeat. */
+export const TerminalConfigSchema = z.strictObject({
+  station_code: z.string(),
+  support_phone: z.string(),
+  idle_timeout_seconds: z.number().int(),
+  app_version: z.string().nullable(),
+});
+export type TerminalConfig = z.infer<typeof TerminalConfigSchema>;
