@@ -1,0 +1,149 @@
+import { DepositResponseSchema } from '@locker/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deactivateCourier, setDoorService } from '../admin/commands';
+import { pickupCodeHash } from '../domain/secrets';
+import { startTestServer, waitFor, type TestStack } from '../../test/harness';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestServer({ pickupCodeSecret: 'test-secret' });
+});
+afterAll(() => stack.close());
+
+describe('POST /courier/verify', () => {
+  it('greets an active courier by name and answers ok false with no reason otherwise', async () => {
+    const { terminal, courier } = await stack.scene('1:S');
+    const known = await terminal.api.post('/terminal/v1/courier/verify', { courierNo: courier.number });
+    expect(known.body).toEqual({ ok: true, courierName: courier.name });
+    const unknown = await terminal.api.post('/terminal/v1/courier/verify', { courierNo: 'nobody' });
+    expect(unknown.status).toBe(200);
+    expect(unknown.body).toEqual({ ok: false, courierName: null });
+    await deactivateCourier(stack.sql, courier.number);
+    const deactivated = await terminal.api.post('/terminal/v1/courier/verify', { courierNo: courier.number });
+    expect(deactivated.text).toBe(unknown.text);
+  });
+
+  it('answers 400 for an empty courier number', async () => {
+    const { terminal } = await stack.scene('1:S');
+    expect((await terminal.api.post('/terminal/v1/courier/verify', { courierNo: '' })).status).toBe(400);
+  });
+});
+
+describe('POST /deposit', () => {
+  it('assigns the smallest free door the parcel fits, ties to the lowest position', async () => {
+    const scene = await stack.scene('1:XL,2:L,3:M,4:M,5:-,6:S,7:M');
+    await setDoorService(stack.sql, scene.station.code, 3, 'out');
+    const doors = [];
+    for (const size of ['M', 'M', 'M', 'S', 'S'] as const) doors.push((await scene.deposit({ size })).door);
+    // M: 3 is out of service, so 4 then 7 then L (2); S: 6, then the next smallest free, XL (1).
+    expect(doors).toEqual([4, 7, 2, 6, 1]);
+  });
+
+  it('answers 409 cabinet_full naming the size when every door large enough is occupied', async () => {
+    const scene = await stack.scene('1:S,2:M,3:S');
+    await scene.deposit({ size: 'M' });
+    const parcel = await stack.shipment(scene.org.id, scene.station.id, { size: 'M' });
+    const answer = await scene.terminal.api.post('/terminal/v1/deposit', {
+      courierNo: scene.courier.number,
+      trackingNumber: parcel.tracking_number,
+    });
+    expect(answer.status).toBe(409);
+    expect(answer.body.code).toBe('cabinet_full');
+    expect(answer.body.detail).toContain('M');
+    const [row] = await stack.sql`select status from shipments where id = ${parcel.id}`;
+    expect(row?.status).toBe('booked');
+  });
+
+  it('answers 403 courier_not_verified for an unknown or deactivated courier and deposits nothing', async () => {
+    const scene = await stack.scene('1:S');
+    const parcel = await stack.shipment(scene.org.id, scene.station.id);
+    const unknown = await scene.terminal.api.post('/terminal/v1/deposit', { courierNo: 'X-404', trackingNumber: parcel.tracking_number });
+    expect(unknown.status).toBe(403);
+    expect(unknown.body.code).toBe('courier_not_verified');
+    await deactivateCourier(stack.sql, scene.courier.number);
+    const deactivated = await scene.terminal.api.post('/terminal/v1/deposit', { courierNo: scene.courier.number, trackingNumber: parcel.tracking_number });
+    expect(deactivated.status).toBe(403);
+    const [row] = await stack.sql`select status from shipments where id = ${parcel.id}`;
+    expect(row?.status).toBe('booked');
+  });
+
+  it('answers 404 for an unknown parcel, one bound for another station, and a repeat', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const elsewhere = await stack.station('1:S');
+    const foreign = await stack.shipment(scene.org.id, elsewhere.id);
+    const deposit = (trackingNumber: string) =>
+      scene.terminal.api.post('/terminal/v1/deposit', { courierNo: scene.courier.number, trackingNumber });
+    expect((await deposit('0000000000000')).status).toBe(404);
+    expect((await deposit(foreign.tracking_number)).status).toBe(404);
+    const { shipment } = await scene.deposit();
+    const repeat = await deposit(shipment.tracking_number);
+    expect(repeat.status).toBe(404);
+    expect(repeat.body.code).toBe('not_found');
+    const [occupied] = await stack.sql`select count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
+    expect(occupied?.n).toBe(1);
+  });
+
+  it('sends the recipient an eight-digit code by SMS in their language and keeps only its keyed hash', async () => {
+    const scene = await stack.scene('1:S,2:S,3:S,4:S');
+    const texts: Record<string, RegExp> = {
+      sq: /Përshëndetje Drita, pakoja juaj \d{13} ju pret .* Kodi juaj për tërheqje është \d{8}\..*72 orëve/,
+      sr: /Zdravo Drita, Vaš paket \d{13} čeka Vas .* kod za preuzimanje je \d{8}\..*72 sata/,
+      tr: /Merhaba Drita, \d{13} numaralı kargonuz .* Teslim alma kodunuz: \d{8}\..*72 saat içinde/,
+      en: /Hello Drita, your parcel \d{13} is waiting .* pickup code is \d{8}\..*72 hours/,
+    };
+    for (const language of ['sq', 'sr', 'tr', 'en'] as const) {
+      const { shipment, code } = await scene.deposit({ language });
+      expect(code).toMatch(/^\d{8}$/);
+      const sms = stack.sentSms().find((m) => m.to === shipment.recipient_phone);
+      expect(sms?.language).toBe(language);
+      expect(sms?.text).toMatch(texts[language]!);
+      const [row] = await stack.sql`select pickup_code_hash from shipments where id = ${shipment.id}`;
+      expect(Buffer.compare(row!.pickup_code_hash, pickupCodeHash('test-secret', code))).toBe(0);
+      // Once sent, the outbox keeps the text without the code.
+      const outbox = await waitFor(async () => {
+        const [o] = await stack.sql`select body, sent_at from sms_outbox where shipment_id = ${shipment.id}`;
+        return o?.sent_at ? o : undefined;
+      });
+      expect(outbox.body).not.toContain(code);
+      expect(outbox.body).toContain('********');
+    }
+  });
+
+  it('answers the documented shape and records occurred_at as the deposit time', async () => {
+    const scene = await stack.scene('1:S');
+    const parcel = await stack.shipment(scene.org.id, scene.station.id);
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    const answer = await scene.terminal.api.post('/terminal/v1/deposit', {
+      courierNo: scene.courier.number,
+      trackingNumber: parcel.tracking_number,
+      occurred_at: at,
+    });
+    expect(DepositResponseSchema.parse(answer.body)).toEqual({ ok: true, door: 1, trackingNumber: parcel.tracking_number });
+    const [row] = await stack.sql`select deposited_at, slot_no from shipments where id = ${parcel.id}`;
+    expect(row?.deposited_at.toISOString()).toBe(at);
+    expect(row?.slot_no).toBe(1);
+  });
+
+  it('never sends two couriers to one door when many deposit at once', async () => {
+    const doors = Array.from({ length: 20 }, (_, i) => `${i + 1}:S`).join(',');
+    const scene = await stack.scene(doors);
+    const second = await stack.terminal(scene.station.code);
+    const parcels = await Promise.all(Array.from({ length: 30 }, () => stack.shipment(scene.org.id, scene.station.id)));
+    const answers = await Promise.all(
+      parcels.map((p, i) =>
+        (i % 2 ? second : scene.terminal).api.post('/terminal/v1/deposit', {
+          courierNo: scene.courier.number,
+          trackingNumber: p.tracking_number,
+        }),
+      ),
+    );
+    const ok = answers.filter((a) => a.status === 200);
+    const full = answers.filter((a) => a.status === 409);
+    expect(ok).toHaveLength(20);
+    expect(full).toHaveLength(10);
+    const assigned = ok.map((a) => a.body.door as number);
+    expect(new Set(assigned).size).toBe(20);
+    const [rows] = await stack.sql`select count(distinct door_id)::int as doors, count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
+    expect(rows).toEqual({ doors: 20, n: 20 });
+  });
+});

@@ -1,0 +1,77 @@
+import { TerminalConfigSchema } from '@locker/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { Writable } from 'node:stream';
+import { markSilentTerminalsOffline } from '../ops/liveness';
+import { startTestServer, type TestStack } from '../../test/harness';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestServer();
+});
+afterAll(() => stack.close());
+
+function capturingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { log: pino({ level: 'info' }, sink), lines };
+}
+
+describe('POST /heartbeat', () => {
+  it('answers the station configuration as stored and echoes the app version', async () => {
+    const station = await stack.station('1:S', { supportPhone: '+381 11 555 0100', idleTimeoutSeconds: 45 });
+    const t = await stack.terminal(station.code);
+    const answer = await t.api.post('/terminal/v1/heartbeat', { appVersion: 'kiosk-2.4.1' });
+    expect(TerminalConfigSchema.parse(answer.body)).toEqual({
+      station_code: station.code,
+      support_phone: '+381 11 555 0100',
+      idle_timeout_seconds: 45,
+      app_version: 'kiosk-2.4.1',
+    });
+    await stack.sql`update stations set idle_timeout_seconds = 90 where id = ${station.id}`;
+    const next = await t.api.post('/terminal/v1/heartbeat', {});
+    expect(next.body).toMatchObject({ idle_timeout_seconds: 90, app_version: null });
+    const [row] = await stack.sql`select app_version, last_heartbeat_at from terminals where id = ${t.id}`;
+    expect(row?.app_version).toBeNull();
+    expect(row?.last_heartbeat_at).toBeInstanceOf(Date);
+  });
+
+  it('accepts an empty POST and refuses invalid JSON, a too long version and unknown fields', async () => {
+    const station = await stack.station('1:S');
+    const t = await stack.terminal(station.code);
+    expect((await t.api.raw('POST', '/terminal/v1/heartbeat')).status).toBe(200);
+    expect((await t.api.post('/terminal/v1/heartbeat', 'not json')).body.code).toBe('invalid_json');
+    expect((await t.api.post('/terminal/v1/heartbeat', { appVersion: 'v'.repeat(64) })).status).toBe(200);
+    expect((await t.api.post('/terminal/v1/heartbeat', { appVersion: 'v'.repeat(65) })).body.code).toBe('invalid_request');
+    expect((await t.api.post('/terminal/v1/heartbeat', { version: '1' })).body.code).toBe('invalid_request');
+  });
+});
+
+describe('liveness sweeper', () => {
+  it('marks a terminal silent for 3 minutes offline once, with one alert and a log line, even with two sweepers', async () => {
+    const station = await stack.station('1:S');
+    const silent = await stack.terminal(station.code);
+    const alive = await stack.terminal(station.code);
+    await stack.sql`update terminals set last_heartbeat_at = now() - interval '181 seconds' where id = ${silent.id}`;
+    await stack.sql`update terminals set last_heartbeat_at = now() - interval '170 seconds' where id = ${alive.id}`;
+    const { log, lines } = capturingLogger();
+    const [a, b] = await Promise.all([
+      markSilentTerminalsOffline(stack.sql, log, 180),
+      markSilentTerminalsOffline(stack.sql, log, 180),
+    ]);
+    const marked = [...a, ...b].filter((m) => m.terminal_id === silent.id || m.terminal_id === alive.id);
+    expect(marked.map((m) => m.terminal_id)).toEqual([silent.id]);
+    const alerts = await stack.sql`select kind, station_id from alerts where terminal_id in ${stack.sql([silent.id, alive.id])}`;
+    expect(alerts).toEqual([{ kind: 'terminal_offline', station_id: station.id }]);
+    expect(lines.filter((l) => l.alert === 'terminal_offline' && l.terminal_id === silent.id)).toHaveLength(1);
+
+    expect((await silent.api.get('/terminal/v1/cabinet')).status).toBe(401);
+    expect((await silent.api.post('/terminal/v1/heartbeat')).status).toBe(200);
+    expect((await silent.api.get('/terminal/v1/cabinet')).status).toBe(200);
+  });
+});

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Language, Size } from '@locker/shared';
+import * as admin from '../src/admin/commands';
+import type { ServerConfig } from '../src/config';
+import { registerShipment } from '../src/domain/shipments';
+import { startServer, type RunningServer } from '../src/server';
+import { freshDatabaseUrl } from './databases';
+
+export interface HttpAnswer<T = any> {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: T;
+}
+
+/** A plain HTTP client: tests see exactly what a kiosk or a shop would. */
+export function client(baseUrl: string, token?: string) {
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(baseUrl + path, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed } as HttpAnswer;
+  };
+  return {
+    get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => call('POST', path, body, headers),
+    raw: call,
+  };
+}
+export type Client = ReturnType<typeof client>;
+
+export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export interface SentSms {
+  to: string;
+  language: string;
+  text: string;
+}
+
+/** A server on its own fresh database, with fixtures made the way an operator makes them. */
+export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
+  const smsFile = path.join(mkdtempSync(path.join(tmpdir(), 'locker-sms-')), 'sms.jsonl');
+  const databaseUrl = await freshDatabaseUrl();
+  const server: RunningServer = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl,
+    smsTransport: `file:${smsFile}`,
+    logLevel: 'silent',
+    dbPoolSize: 10,
+    ...overrides,
+  });
+  const { sql } = server;
+  const unique = () => randomBytes(4).toString('hex');
+
+  const sentSms = (): SentSms[] => {
+    try {
+      return readFileSync(smsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as SentSms);
+    } catch {
+      return [];
+    }
+  };
+
+  const stack = {
+    url: server.url,
+    sql,
+    server,
+    databaseUrl,
+    smsFile,
+    sentSms,
+    close: () => server.close(),
+    anonymous: client(server.url),
+    org: (name = `Shop ${unique()}`) => admin.createOrganization(sql, name),
+    station: (doors = '1:S,2:M,3:L,4:XL', extra: Partial<admin.StationInput> = {}) =>
+      admin.createStation(sql, { code: `ST-${unique()}`, name: 'Test Station', doors, ...extra }),
+    courier: async (name = 'Arben Krasniqi') => admin.createCourier(sql, `C-${unique()}`, name),
+    /** A terminal of the station and a client holding its device token. */
+    terminal: async (stationCode: string) => {
+      const t = await admin.createTerminal(sql, stationCode);
+      return { ...t, api: client(server.url, t.token) };
+    },
+    shipment: async (
+      organizationId: string,
+      stationId: string,
+      options: { size?: Size; name?: string; language?: Language; phone?: string } = {},
+    ) => {
+      const shipment = await registerShipment(sql, organizationId, {
+        destinationStationId: stationId,
+        parcelSize: options.size ?? 'S',
+        recipientName: options.name ?? 'Drita Gashi Berisha',
+        recipientPhone: options.phone ?? `+3834${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
+        recipientLanguage: options.language ?? 'en',
+      });
+      if (!shipment) throw new Error('station not found');
+      return shipment;
+    },
+    /** The pickup code of the SMS sent to `phone`, once the outbox has delivered it. */
+    pickupCodeSentTo: (phone: string) =>
+      waitFor(() => {
+        const sms = sentSms().find((m) => m.to === phone);
+        return sms ? /\b(\d{8})\b/.exec(sms.text)?.[1] : undefined;
+      }),
+  };
+
+  /**
+   * A station with one terminal, a courier and an organization: the usual scene of a
+   * terminal test. `deposit` books a shipment and deposits it, answering its pickup code.
+   */
+  const scene = async (doors?: string, extra: Partial<admin.StationInput> = {}) => {
+    const org = await stack.org();
+    const station = await stack.station(doors, extra);
+    const terminal = await stack.terminal(station.code);
+    const courier = await stack.courier();
+    const deposit = async (options: Parameters<typeof stack.shipment>[2] = {}) => {
+      const shipment = await stack.shipment(org.id, station.id, options);
+      const answer = await terminal.api.post('/terminal/v1/deposit', {
+        courierNo: courier.number,
+        trackingNumber: shipment.tracking_number,
+      });
+      if (answer.status !== 200) throw new Error(`deposit answered ${answer.status}: ${answer.text}`);
+      const code = await stack.pickupCodeSentTo(shipment.recipient_phone);
+      return { shipment, door: answer.body.door as number, code };
+    };
+    return { org, station, terminal, courier, deposit };
+  };
+
+  return { ...stack, scene };
+}
+export type TestStack = Awaited<ReturnType<typeof startTestServer>>;
