@@ -20,9 +20,14 @@ export interface RunningServer {
 }
 
 /** Opens the configured database: `DATABASE_URL`, else the embedded PostgreSQL. */
-export async function openDatabase(config: ServerConfig): Promise<{ sql: Sql; embedded?: EmbeddedDatabase }> {
+export async function openDatabase(
+  config: ServerConfig,
+): Promise<{ sql: Sql; embedded?: EmbeddedDatabase }> {
   if (config.databaseUrl) return { sql: connect(config.databaseUrl, { max: config.dbPoolSize }) };
-  const embedded = await ensureEmbeddedPostgres({ dataDir: config.embeddedDataDir, port: config.embeddedPort });
+  const embedded = await ensureEmbeddedPostgres({
+    dataDir: config.embeddedDataDir,
+    port: config.embeddedPort,
+  });
   return { sql: connect(embedded.url, { max: config.dbPoolSize }), embedded };
 }
 

@@ -34,7 +34,8 @@ export async function setup(project: TestProject): Promise<void> {
   try {
     const stale = await admin<{ datname: string }[]>`
       select datname from pg_database where datname like 'locker_t_%' or datname = ${TEMPLATE_DATABASE}`;
-    for (const { datname } of stale) await admin`drop database if exists ${admin(datname)} with (force)`;
+    for (const { datname } of stale)
+      await admin`drop database if exists ${admin(datname)} with (force)`;
     await admin`create database ${admin(TEMPLATE_DATABASE)}`;
   } finally {
     await admin.end();

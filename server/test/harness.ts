@@ -18,7 +18,12 @@ export interface HttpAnswer<T = any> {
 
 /** A plain HTTP client: tests see exactly what a kiosk or a shop would. */
 export function client(baseUrl: string, token?: string) {
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const response = await fetch(baseUrl + path, {
       method,
       headers: {
@@ -39,13 +44,17 @@ export function client(baseUrl: string, token?: string) {
   };
   return {
     get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
-    post: (path: string, body?: unknown, headers?: Record<string, string>) => call('POST', path, body, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) =>
+      call('POST', path, body, headers),
     raw: call,
   };
 }
 export type Client = ReturnType<typeof client>;
 
-export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 10_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  ms = 10_000,
+): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await probe();
@@ -79,7 +88,11 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
 
   const sentSms = (): SentSms[] => {
     try {
-      return readFileSync(smsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as SentSms);
+      return readFileSync(smsFile, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as SentSms);
     } catch {
       return [];
     }
@@ -112,7 +125,8 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
         destinationStationId: stationId,
         parcelSize: options.size ?? 'S',
         recipientName: options.name ?? 'Drita Gashi Berisha',
-        recipientPhone: options.phone ?? `+3834${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
+        recipientPhone:
+          options.phone ?? `+3834${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
         recipientLanguage: options.language ?? 'en',
       });
       if (!shipment) throw new Error('station not found');
@@ -141,7 +155,8 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
         courierNo: courier.number,
         trackingNumber: shipment.tracking_number,
       });
-      if (answer.status !== 200) throw new Error(`deposit answered ${answer.status}: ${answer.text}`);
+      if (answer.status !== 200)
+        throw new Error(`deposit answered ${answer.status}: ${answer.text}`);
       const code = await stack.pickupCodeSentTo(shipment.recipient_phone);
       return { shipment, door: answer.body.door as number, code };
     };

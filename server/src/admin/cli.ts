@@ -34,19 +34,22 @@ function optionalInt(options: Options, name: string): number | undefined {
   const value = options[name];
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new admin.AdminError(`--${name} must be a positive whole number`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new admin.AdminError(`--${name} must be a positive whole number`);
   return n;
 }
 
 function oneOf<T extends string>(options: Options, name: string, allowed: readonly T[]): T {
   const value = required(options, name);
-  if (!allowed.includes(value as T)) throw new admin.AdminError(`--${name} must be one of ${allowed.join(', ')}`);
+  if (!allowed.includes(value as T))
+    throw new admin.AdminError(`--${name} must be one of ${allowed.join(', ')}`);
   return value as T;
 }
 
 const COMMANDS: Record<string, (sql: Sql, o: Options) => Promise<object>> = {
   'org create': (sql, o) => admin.createOrganization(sql, required(o, 'name')),
-  'org set-webhook': (sql, o) => admin.setOrganizationWebhook(sql, required(o, 'org'), required(o, 'url')),
+  'org set-webhook': (sql, o) =>
+    admin.setOrganizationWebhook(sql, required(o, 'org'), required(o, 'url')),
   'org rotate-key': (sql, o) => admin.rotateOrganizationKey(sql, required(o, 'org')),
   'station create': (sql, o) =>
     admin.createStation(sql, {
@@ -59,18 +62,41 @@ const COMMANDS: Record<string, (sql: Sql, o: Options) => Promise<object>> = {
       freeStorageHours: optionalInt(o, 'free-storage-hours'),
     }),
   'door set': (sql, o) =>
-    admin.setDoorService(sql, required(o, 'station'), optionalInt(o, 'position') ?? NaN, oneOf(o, 'service', ['in', 'out'])),
+    admin.setDoorService(
+      sql,
+      required(o, 'station'),
+      optionalInt(o, 'position') ?? NaN,
+      oneOf(o, 'service', ['in', 'out']),
+    ),
   'terminal create': (sql, o) => admin.createTerminal(sql, required(o, 'station')),
   'terminal set-status': (sql, o) =>
-    admin.setTerminalStatus(sql, required(o, 'id'), oneOf(o, 'status', ['online', 'offline', 'disabled'])),
+    admin.setTerminalStatus(
+      sql,
+      required(o, 'id'),
+      oneOf(o, 'status', ['online', 'offline', 'disabled']),
+    ),
   'terminal revoke': (sql, o) => admin.revokeTerminal(sql, required(o, 'id')),
-  'courier create': (sql, o) => admin.createCourier(sql, required(o, 'number'), required(o, 'name')),
+  'courier create': (sql, o) =>
+    admin.createCourier(sql, required(o, 'number'), required(o, 'name')),
   'courier deactivate': (sql, o) => admin.deactivateCourier(sql, required(o, 'number')),
 };
 
 const OPTION_NAMES = [
-  'name', 'org', 'url', 'code', 'cabinet-sn', 'doors', 'support-phone', 'idle-timeout',
-  'free-storage-hours', 'station', 'position', 'service', 'id', 'status', 'number',
+  'name',
+  'org',
+  'url',
+  'code',
+  'cabinet-sn',
+  'doors',
+  'support-phone',
+  'idle-timeout',
+  'free-storage-hours',
+  'station',
+  'position',
+  'service',
+  'id',
+  'status',
+  'number',
 ];
 
 /** Database errors an operator can cause, in words an operator can act on. */
@@ -79,7 +105,8 @@ function explain(error: unknown): string {
   const pg = error as { code?: string; detail?: string };
   if (pg.code === '22P02') return 'an ID must be a UUID as printed when it was created';
   if (pg.code === '23505') return `already exists: ${pg.detail ?? 'a unique value is taken'}`;
-  if (pg.code === '23514' || pg.code === '23502') return `not allowed: ${pg.detail ?? 'a value is out of range'}`;
+  if (pg.code === '23514' || pg.code === '23502')
+    return `not allowed: ${pg.detail ?? 'a value is out of range'}`;
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -102,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
   const { sql, embedded } = await openDatabase({ ...loadConfig(), dbPoolSize: 2 });
   try {
     await migrate(sql);
-    const result = await command(sql, values as Options);
+    const result = await command(sql, values);
     process.stdout.write(JSON.stringify(result) + '\n');
     return 0;
   } finally {

@@ -37,7 +37,9 @@ export async function setOrganizationWebhook(sql: Sql, orgId: string, url: strin
 export async function rotateOrganizationKey(sql: Sql, orgId: string) {
   const apiKey = newSecret('sk');
   return sql.begin(async (tx) => {
-    const [org] = await tx<{ id: string }[]>`select id from organizations where id = ${orgId} for update`;
+    const [org] = await tx<
+      { id: string }[]
+    >`select id from organizations where id = ${orgId} for update`;
     const found = one(org, 'organization');
     await tx`update api_keys set revoked_at = now() where organization_id = ${found.id} and revoked_at is null`;
     await tx`insert into api_keys (organization_id, key_hash) values (${found.id}, ${hashSecret(apiKey)})`;
@@ -71,18 +73,33 @@ export async function createStation(sql: Sql, input: StationInput) {
     const created = one(station, 'station');
     await tx`
       insert into doors ${tx(doors.map((d) => ({ station_id: created.id, position: d.position, size: d.size, code: d.code })))}`;
-    return { id: created.id, code: created.code, name: created.name, cabinetSn: created.cabinet_sn, doors };
+    return {
+      id: created.id,
+      code: created.code,
+      name: created.name,
+      cabinetSn: created.cabinet_sn,
+      doors,
+    };
   });
 }
 
-export async function setDoorService(sql: Sql, stationCode: string, position: number, service: 'in' | 'out') {
+export async function setDoorService(
+  sql: Sql,
+  stationCode: string,
+  position: number,
+  service: 'in' | 'out',
+) {
   const [door] = await sql<{ position: number; out_of_service: boolean }[]>`
     update doors d set out_of_service = ${service === 'out'}
       from stations s
      where s.id = d.station_id and s.code = ${stationCode} and d.position = ${position}
     returning d.position, d.out_of_service`;
   const found = one(door, `door ${position} of station ${stationCode}`);
-  return { station: stationCode, position: found.position, status: found.out_of_service ? 'out_of_service' : 'in_service' };
+  return {
+    station: stationCode,
+    position: found.position,
+    status: found.out_of_service ? 'out_of_service' : 'in_service',
+  };
 }
 
 export async function createTerminal(sql: Sql, stationCode: string) {

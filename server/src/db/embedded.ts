@@ -56,8 +56,10 @@ export async function ensureEmbeddedPostgres(options: EmbeddedOptions): Promise<
     onLog: () => {},
     onError: () => {},
     postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'max_connections=200',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=200',
       ...(options.durable === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off'] : []),
     ],
   });

@@ -20,7 +20,9 @@ export async function migrate(sql: Sql): Promise<string[]> {
         name text primary key,
         applied_at timestamptz not null default now()
       )`;
-    const done = new Set((await tx<{ name: string }[]>`select name from schema_migrations`).map((r) => r.name));
+    const done = new Set(
+      (await tx<{ name: string }[]>`select name from schema_migrations`).map((r) => r.name),
+    );
     const applied: string[] = [];
     for (const file of files.filter((f) => !done.has(f))) {
       await tx.unsafe(await readFile(path.join(MIGRATIONS_DIR, file), 'utf8'));

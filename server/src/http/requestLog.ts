@@ -16,7 +16,12 @@ export function requestLog(logger: Logger): Middleware {
       await next();
     } finally {
       ctx.state.log.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+        {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(performance.now() - started),
+        },
         'request',
       );
     }

@@ -12,7 +12,11 @@ interface Marked {
  * The update's `where status = 'online'` makes each mark happen once even when several
  * server instances sweep at the same moment.
  */
-export async function markSilentTerminalsOffline(sql: Sql, log: Logger, afterSeconds: number): Promise<Marked[]> {
+export async function markSilentTerminalsOffline(
+  sql: Sql,
+  log: Logger,
+  afterSeconds: number,
+): Promise<Marked[]> {
   const marked = await sql<Marked[]>`
     with marked as (
       update terminals

@@ -10,7 +10,12 @@ export interface Poller {
  * Runs `work` every `intervalMs` and on nudges, never two runs at once. `work` answers
  * true when it may have more to do right away.
  */
-export function startPoller(name: string, intervalMs: number, log: Logger, work: () => Promise<boolean>): Poller {
+export function startPoller(
+  name: string,
+  intervalMs: number,
+  log: Logger,
+  work: () => Promise<boolean>,
+): Poller {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;

@@ -36,7 +36,11 @@ interface Claimed {
 }
 
 /** Sends what is due; answers true when a full batch was taken (more may wait). */
-export async function deliverDueSms(sql: Sql, transport: SmsTransport, log: Logger): Promise<boolean> {
+export async function deliverDueSms(
+  sql: Sql,
+  transport: SmsTransport,
+  log: Logger,
+): Promise<boolean> {
   const claimed = await sql<Claimed[]>`
     update sms_outbox
        set attempts = attempts + 1,

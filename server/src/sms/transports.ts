@@ -15,8 +15,9 @@ export interface SmsTransport {
 function consoleTransport(): SmsTransport {
   return {
     name: 'console',
-    send: async (m) => {
+    send: (m) => {
       process.stdout.write(`\n📱 SMS to ${m.to} [${m.language}]\n   ${m.text}\n\n`);
+      return Promise.resolve();
     },
   };
 }
@@ -26,7 +27,10 @@ function fileTransport(file: string): SmsTransport {
   return {
     name: 'file',
     send: async (m) => {
-      await appendFile(file, JSON.stringify({ to: m.to, language: m.language, text: m.text }) + '\n');
+      await appendFile(
+        file,
+        JSON.stringify({ to: m.to, language: m.language, text: m.text }) + '\n',
+      );
     },
   };
 }
@@ -40,7 +44,9 @@ function twilioTransport(env: NodeJS.ProcessEnv): SmsTransport {
   const token = env.TWILIO_AUTH_TOKEN;
   const from = env.TWILIO_FROM;
   if (!sid || !token || !from) {
-    throw new Error('SMS_TRANSPORT=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM');
+    throw new Error(
+      'SMS_TRANSPORT=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM',
+    );
   }
   const base = env.TWILIO_BASE_URL ?? 'https://api.twilio.com';
   const url = `${base}/2010-04-01/Accounts/${encodeURIComponent(sid)}/Messages.json`;
@@ -60,7 +66,10 @@ function twilioTransport(env: NodeJS.ProcessEnv): SmsTransport {
 }
 
 /** `console`, `file:PATH` or `twilio`, as `SMS_TRANSPORT` says. */
-export function smsTransportFrom(setting: string, env: NodeJS.ProcessEnv = process.env): SmsTransport {
+export function smsTransportFrom(
+  setting: string,
+  env: NodeJS.ProcessEnv = process.env,
+): SmsTransport {
   if (setting === 'console') return consoleTransport();
   if (setting.startsWith('file:')) return fileTransport(setting.slice('file:'.length));
   if (setting === 'twilio') return twilioTransport(env);

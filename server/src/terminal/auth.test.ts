@@ -39,14 +39,25 @@ describe('device-token authentication', () => {
     expect(answers[0]?.status).toBe(401);
     for (const answer of answers) expect(answer).toEqual(answers[0]);
     const body = ProblemSchema.parse(JSON.parse(answers[0]!.text));
-    expect(body).toMatchObject({ code: 'unauthorized', status: 401, correlation_id: 'support-ticket-0001' });
+    expect(body).toMatchObject({
+      code: 'unauthorized',
+      status: 401,
+      correlation_id: 'support-ticket-0001',
+    });
   });
 
   it('refuses every endpoint to a terminal that is not online', async () => {
     const station = await stack.station();
     const t = await stack.terminal(station.code);
     await setTerminalStatus(stack.sql, t.id, 'offline');
-    for (const path of ['/pickup', '/door/confirm', '/courier/verify', '/deposit', '/return', '/return/confirm']) {
+    for (const path of [
+      '/pickup',
+      '/door/confirm',
+      '/courier/verify',
+      '/deposit',
+      '/return',
+      '/return/confirm',
+    ]) {
       const answer = await t.api.post(`/terminal/v1${path}`, {});
       expect(answer.status, path).toBe(401);
       expect(answer.body.code).toBe('unauthorized');
@@ -81,7 +92,9 @@ describe('device-token authentication', () => {
   it('stores device tokens only as SHA-256 hashes', async () => {
     const station = await stack.station();
     const t = await stack.terminal(station.code);
-    const [row] = await stack.sql<{ token_hash: Buffer }[]>`select token_hash from terminals where id = ${t.id}`;
+    const [row] = await stack.sql<
+      { token_hash: Buffer }[]
+    >`select token_hash from terminals where id = ${t.id}`;
     expect(row?.token_hash.length).toBe(32);
     const dump = JSON.stringify(await stack.sql`select * from terminals`);
     expect(dump).not.toContain(t.token);
@@ -90,11 +103,15 @@ describe('device-token authentication', () => {
 
 describe('correlation ids', () => {
   it('echoes a well-formed X-Correlation-ID and replaces a malformed one', async () => {
-    const good = await client(stack.url).get('/terminal/v1/cabinet', { 'X-Correlation-ID': 'abc.DEF_123-x' });
+    const good = await client(stack.url).get('/terminal/v1/cabinet', {
+      'X-Correlation-ID': 'abc.DEF_123-x',
+    });
     expect(good.headers.get('x-correlation-id')).toBe('abc.DEF_123-x');
     expect(good.body.correlation_id).toBe('abc.DEF_123-x');
     for (const bad of ['short', 'has space in it', 'x'.repeat(65), 'semi;colon-1234']) {
-      const answer = await client(stack.url).get('/terminal/v1/cabinet', { 'X-Correlation-ID': bad });
+      const answer = await client(stack.url).get('/terminal/v1/cabinet', {
+        'X-Correlation-ID': bad,
+      });
       const made = answer.headers.get('x-correlation-id');
       expect(made).toMatch(/^[0-9a-f-]{36}$/);
       expect(answer.body.correlation_id).toBe(made);

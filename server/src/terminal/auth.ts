@@ -46,7 +46,10 @@ const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,256})$/;
  * terminal not allowed) throws the same `unauthorized` problem. Heartbeats alone are let
  * through from an `offline` terminal: they are how it comes back.
  */
-export function authenticateTerminal(sql: Sql, options: { allowOffline?: boolean } = {}): Middleware {
+export function authenticateTerminal(
+  sql: Sql,
+  options: { allowOffline?: boolean } = {},
+): Middleware {
   return async (ctx, next) => {
     const token = BEARER.exec(ctx.get('Authorization'))?.[1];
     if (!token) throw problem.unauthorized();

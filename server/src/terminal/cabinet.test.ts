@@ -27,7 +27,13 @@ describe('GET /cabinet', () => {
       [5, 'out_of_service'],
       [6, 'out_of_service'],
     ]);
-    expect(cabinet.doors[0]).toEqual({ position: 1, code: 'A1', size: 'S', status: 'available', parcel: null });
+    expect(cabinet.doors[0]).toEqual({
+      position: 1,
+      code: 'A1',
+      size: 'S',
+      status: 'available',
+      parcel: null,
+    });
     expect(cabinet.doors[1]?.parcel).toEqual({
       trackingNumber: shipment.tracking_number,
       recipientFirstName: 'Drita',
@@ -40,15 +46,30 @@ describe('GET /cabinet', () => {
     const scene = await stack.scene('1:S,2:S');
     const { shipment, code } = await scene.deposit();
     const picked = await scene.terminal.api.post('/terminal/v1/pickup', { code });
-    await scene.terminal.api.post('/terminal/v1/door/confirm', { shipmentId: picked.body.shipmentId, collected: true });
-    const started = await scene.terminal.api.post('/terminal/v1/return', { trackingNumber: shipment.tracking_number });
+    await scene.terminal.api.post('/terminal/v1/door/confirm', {
+      shipmentId: picked.body.shipmentId,
+      collected: true,
+    });
+    const started = await scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: shipment.tracking_number,
+    });
     expect(started.status).toBe(200);
 
-    const held = CabinetResponseSchema.parse((await scene.terminal.api.get('/terminal/v1/cabinet')).body);
-    expect(held.doors.find((d) => d.position === started.body.door)).toMatchObject({ status: 'occupied', parcel: null });
+    const held = CabinetResponseSchema.parse(
+      (await scene.terminal.api.get('/terminal/v1/cabinet')).body,
+    );
+    expect(held.doors.find((d) => d.position === started.body.door)).toMatchObject({
+      status: 'occupied',
+      parcel: null,
+    });
 
-    await scene.terminal.api.post('/terminal/v1/return/confirm', { returnId: started.body.returnId, deposited: true });
-    const returned = CabinetResponseSchema.parse((await scene.terminal.api.get('/terminal/v1/cabinet')).body);
+    await scene.terminal.api.post('/terminal/v1/return/confirm', {
+      returnId: started.body.returnId,
+      deposited: true,
+    });
+    const returned = CabinetResponseSchema.parse(
+      (await scene.terminal.api.get('/terminal/v1/cabinet')).body,
+    );
     expect(returned.doors.find((d) => d.position === started.body.door)?.parcel).toEqual({
       trackingNumber: shipment.tracking_number,
       recipientFirstName: 'Drita',
@@ -62,13 +83,17 @@ describe('GET /cabinet', () => {
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^".+"$/);
 
-    const unchanged = await scene.terminal.api.get('/terminal/v1/cabinet', { 'If-None-Match': etag! });
+    const unchanged = await scene.terminal.api.get('/terminal/v1/cabinet', {
+      'If-None-Match': etag!,
+    });
     expect(unchanged.status).toBe(304);
     expect(unchanged.text).toBe('');
     expect(unchanged.headers.get('etag')).toBe(etag);
 
     await scene.deposit();
-    const changed = await scene.terminal.api.get('/terminal/v1/cabinet', { 'If-None-Match': etag! });
+    const changed = await scene.terminal.api.get('/terminal/v1/cabinet', {
+      'If-None-Match': etag!,
+    });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
 
@@ -83,7 +108,9 @@ describe('GET /cabinet', () => {
     const a = await stack.scene('1:S');
     const b = await stack.scene('1:S,2:S,3:S');
     await a.deposit();
-    const seenByB = CabinetResponseSchema.parse((await b.terminal.api.get('/terminal/v1/cabinet')).body);
+    const seenByB = CabinetResponseSchema.parse(
+      (await b.terminal.api.get('/terminal/v1/cabinet')).body,
+    );
     expect(seenByB.station.code).toBe(b.station.code);
     expect(seenByB.doors.every((d) => d.status === 'available')).toBe(true);
   });

@@ -34,7 +34,13 @@ function presentDoor(row: DoorRow): Door {
           kind: row.kind,
         }
       : null;
-  return { position: row.position, code: row.code, size: row.size, status: doorStatus(row), parcel };
+  return {
+    position: row.position,
+    code: row.code,
+    size: row.size,
+    status: doorStatus(row),
+    parcel,
+  };
 }
 
 function etagMatches(ifNoneMatch: string, etag: string): boolean {

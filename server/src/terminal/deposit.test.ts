@@ -13,19 +13,25 @@ afterAll(() => stack.close());
 describe('POST /courier/verify', () => {
   it('greets an active courier by name and answers ok false with no reason otherwise', async () => {
     const { terminal, courier } = await stack.scene('1:S');
-    const known = await terminal.api.post('/terminal/v1/courier/verify', { courierNo: courier.number });
+    const known = await terminal.api.post('/terminal/v1/courier/verify', {
+      courierNo: courier.number,
+    });
     expect(known.body).toEqual({ ok: true, courierName: courier.name });
     const unknown = await terminal.api.post('/terminal/v1/courier/verify', { courierNo: 'nobody' });
     expect(unknown.status).toBe(200);
     expect(unknown.body).toEqual({ ok: false, courierName: null });
     await deactivateCourier(stack.sql, courier.number);
-    const deactivated = await terminal.api.post('/terminal/v1/courier/verify', { courierNo: courier.number });
+    const deactivated = await terminal.api.post('/terminal/v1/courier/verify', {
+      courierNo: courier.number,
+    });
     expect(deactivated.text).toBe(unknown.text);
   });
 
   it('answers 400 for an empty courier number', async () => {
     const { terminal } = await stack.scene('1:S');
-    expect((await terminal.api.post('/terminal/v1/courier/verify', { courierNo: '' })).status).toBe(400);
+    expect((await terminal.api.post('/terminal/v1/courier/verify', { courierNo: '' })).status).toBe(
+      400,
+    );
   });
 });
 
@@ -34,7 +40,8 @@ describe('POST /deposit', () => {
     const scene = await stack.scene('1:XL,2:L,3:M,4:M,5:-,6:S,7:M');
     await setDoorService(stack.sql, scene.station.code, 3, 'out');
     const doors = [];
-    for (const size of ['M', 'M', 'M', 'S', 'S'] as const) doors.push((await scene.deposit({ size })).door);
+    for (const size of ['M', 'M', 'M', 'S', 'S'] as const)
+      doors.push((await scene.deposit({ size })).door);
     // M: 3 is out of service, so 4 then 7 then L (2); S: 6, then the next smallest free, XL (1).
     expect(doors).toEqual([4, 7, 2, 6, 1]);
   });
@@ -57,11 +64,17 @@ describe('POST /deposit', () => {
   it('answers 403 courier_not_verified for an unknown or deactivated courier and deposits nothing', async () => {
     const scene = await stack.scene('1:S');
     const parcel = await stack.shipment(scene.org.id, scene.station.id);
-    const unknown = await scene.terminal.api.post('/terminal/v1/deposit', { courierNo: 'X-404', trackingNumber: parcel.tracking_number });
+    const unknown = await scene.terminal.api.post('/terminal/v1/deposit', {
+      courierNo: 'X-404',
+      trackingNumber: parcel.tracking_number,
+    });
     expect(unknown.status).toBe(403);
     expect(unknown.body.code).toBe('courier_not_verified');
     await deactivateCourier(stack.sql, scene.courier.number);
-    const deactivated = await scene.terminal.api.post('/terminal/v1/deposit', { courierNo: scene.courier.number, trackingNumber: parcel.tracking_number });
+    const deactivated = await scene.terminal.api.post('/terminal/v1/deposit', {
+      courierNo: scene.courier.number,
+      trackingNumber: parcel.tracking_number,
+    });
     expect(deactivated.status).toBe(403);
     const [row] = await stack.sql`select status from shipments where id = ${parcel.id}`;
     expect(row?.status).toBe('booked');
@@ -72,14 +85,18 @@ describe('POST /deposit', () => {
     const elsewhere = await stack.station('1:S');
     const foreign = await stack.shipment(scene.org.id, elsewhere.id);
     const deposit = (trackingNumber: string) =>
-      scene.terminal.api.post('/terminal/v1/deposit', { courierNo: scene.courier.number, trackingNumber });
+      scene.terminal.api.post('/terminal/v1/deposit', {
+        courierNo: scene.courier.number,
+        trackingNumber,
+      });
     expect((await deposit('0000000000000')).status).toBe(404);
     expect((await deposit(foreign.tracking_number)).status).toBe(404);
     const { shipment } = await scene.deposit();
     const repeat = await deposit(shipment.tracking_number);
     expect(repeat.status).toBe(404);
     expect(repeat.body.code).toBe('not_found');
-    const [occupied] = await stack.sql`select count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
+    const [occupied] =
+      await stack.sql`select count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
     expect(occupied?.n).toBe(1);
   });
 
@@ -97,11 +114,13 @@ describe('POST /deposit', () => {
       const sms = stack.sentSms().find((m) => m.to === shipment.recipient_phone);
       expect(sms?.language).toBe(language);
       expect(sms?.text).toMatch(texts[language]!);
-      const [row] = await stack.sql`select pickup_code_hash from shipments where id = ${shipment.id}`;
+      const [row] =
+        await stack.sql`select pickup_code_hash from shipments where id = ${shipment.id}`;
       expect(Buffer.compare(row!.pickup_code_hash, pickupCodeHash('test-secret', code))).toBe(0);
       // Once sent, the outbox keeps the text without the code.
       const outbox = await waitFor(async () => {
-        const [o] = await stack.sql`select body, sent_at from sms_outbox where shipment_id = ${shipment.id}`;
+        const [o] =
+          await stack.sql`select body, sent_at from sms_outbox where shipment_id = ${shipment.id}`;
         return o?.sent_at ? o : undefined;
       });
       expect(outbox.body).not.toContain(code);
@@ -118,8 +137,13 @@ describe('POST /deposit', () => {
       trackingNumber: parcel.tracking_number,
       occurred_at: at,
     });
-    expect(DepositResponseSchema.parse(answer.body)).toEqual({ ok: true, door: 1, trackingNumber: parcel.tracking_number });
-    const [row] = await stack.sql`select deposited_at, slot_no from shipments where id = ${parcel.id}`;
+    expect(DepositResponseSchema.parse(answer.body)).toEqual({
+      ok: true,
+      door: 1,
+      trackingNumber: parcel.tracking_number,
+    });
+    const [row] =
+      await stack.sql`select deposited_at, slot_no from shipments where id = ${parcel.id}`;
     expect(row?.deposited_at.toISOString()).toBe(at);
     expect(row?.slot_no).toBe(1);
   });
@@ -128,7 +152,9 @@ describe('POST /deposit', () => {
     const doors = Array.from({ length: 20 }, (_, i) => `${i + 1}:S`).join(',');
     const scene = await stack.scene(doors);
     const second = await stack.terminal(scene.station.code);
-    const parcels = await Promise.all(Array.from({ length: 30 }, () => stack.shipment(scene.org.id, scene.station.id)));
+    const parcels = await Promise.all(
+      Array.from({ length: 30 }, () => stack.shipment(scene.org.id, scene.station.id)),
+    );
     const answers = await Promise.all(
       parcels.map((p, i) =>
         (i % 2 ? second : scene.terminal).api.post('/terminal/v1/deposit', {
@@ -143,7 +169,8 @@ describe('POST /deposit', () => {
     expect(full).toHaveLength(10);
     const assigned = ok.map((a) => a.body.door as number);
     expect(new Set(assigned).size).toBe(20);
-    const [rows] = await stack.sql`select count(distinct door_id)::int as doors, count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
+    const [rows] =
+      await stack.sql`select count(distinct door_id)::int as doors, count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
     expect(rows).toEqual({ doors: 20, n: 20 });
   });
 });

@@ -31,7 +31,10 @@ export function courierVerify({ sql }: Services): Middleware {
     const { courierNo } = validate(CourierVerifyRequestSchema, await readJson(ctx));
     stationOf(ctx.state.terminal);
     const courier = await activeCourier(sql, courierNo);
-    const body: CourierVerifyResponse = { ok: Boolean(courier), courierName: courier?.name ?? null };
+    const body: CourierVerifyResponse = {
+      ok: Boolean(courier),
+      courierName: courier?.name ?? null,
+    };
     ctx.body = body;
   };
 }
@@ -120,17 +123,25 @@ export function deposit(services: Services): Middleware {
     const request = validate(DepositRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const outcome = await services.sql.begin((tx) => depositParcel(tx, services, station, request, at));
+    const outcome = await services.sql.begin((tx) =>
+      depositParcel(tx, services, station, request, at),
+    );
     switch (outcome.kind) {
       case 'courier_not_verified':
         throw new ProblemError('courier_not_verified', 'Unknown or deactivated courier.');
       case 'not_found':
-        throw problem.notFound('No parcel awaiting deposit has that tracking number at this station.');
+        throw problem.notFound(
+          'No parcel awaiting deposit has that tracking number at this station.',
+        );
       case 'cabinet_full':
         throw new ProblemError('cabinet_full', `No free door of size ${outcome.size} or larger.`);
       case 'deposited': {
         services.nudge.sms();
-        const body: DepositResponse = { ok: true, door: outcome.door, trackingNumber: outcome.trackingNumber };
+        const body: DepositResponse = {
+          ok: true,
+          door: outcome.door,
+          trackingNumber: outcome.trackingNumber,
+        };
         ctx.body = body;
         return;
       }

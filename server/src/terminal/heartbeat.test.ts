@@ -24,7 +24,10 @@ function capturingLogger() {
 
 describe('POST /heartbeat', () => {
   it('answers the station configuration as stored and echoes the app version', async () => {
-    const station = await stack.station('1:S', { supportPhone: '+381 11 555 0100', idleTimeoutSeconds: 45 });
+    const station = await stack.station('1:S', {
+      supportPhone: '+381 11 555 0100',
+      idleTimeoutSeconds: 45,
+    });
     const t = await stack.terminal(station.code);
     const answer = await t.api.post('/terminal/v1/heartbeat', { appVersion: 'kiosk-2.4.1' });
     expect(TerminalConfigSchema.parse(answer.body)).toEqual({
@@ -36,7 +39,8 @@ describe('POST /heartbeat', () => {
     await stack.sql`update stations set idle_timeout_seconds = 90 where id = ${station.id}`;
     const next = await t.api.post('/terminal/v1/heartbeat', {});
     expect(next.body).toMatchObject({ idle_timeout_seconds: 90, app_version: null });
-    const [row] = await stack.sql`select app_version, last_heartbeat_at from terminals where id = ${t.id}`;
+    const [row] =
+      await stack.sql`select app_version, last_heartbeat_at from terminals where id = ${t.id}`;
     expect(row?.app_version).toBeNull();
     expect(row?.last_heartbeat_at).toBeInstanceOf(Date);
   });
@@ -46,9 +50,15 @@ describe('POST /heartbeat', () => {
     const t = await stack.terminal(station.code);
     expect((await t.api.raw('POST', '/terminal/v1/heartbeat')).status).toBe(200);
     expect((await t.api.post('/terminal/v1/heartbeat', 'not json')).body.code).toBe('invalid_json');
-    expect((await t.api.post('/terminal/v1/heartbeat', { appVersion: 'v'.repeat(64) })).status).toBe(200);
-    expect((await t.api.post('/terminal/v1/heartbeat', { appVersion: 'v'.repeat(65) })).body.code).toBe('invalid_request');
-    expect((await t.api.post('/terminal/v1/heartbeat', { version: '1' })).body.code).toBe('invalid_request');
+    expect(
+      (await t.api.post('/terminal/v1/heartbeat', { appVersion: 'v'.repeat(64) })).status,
+    ).toBe(200);
+    expect(
+      (await t.api.post('/terminal/v1/heartbeat', { appVersion: 'v'.repeat(65) })).body.code,
+    ).toBe('invalid_request');
+    expect((await t.api.post('/terminal/v1/heartbeat', { version: '1' })).body.code).toBe(
+      'invalid_request',
+    );
   });
 });
 
@@ -64,11 +74,16 @@ describe('liveness sweeper', () => {
       markSilentTerminalsOffline(stack.sql, log, 180),
       markSilentTerminalsOffline(stack.sql, log, 180),
     ]);
-    const marked = [...a, ...b].filter((m) => m.terminal_id === silent.id || m.terminal_id === alive.id);
+    const marked = [...a, ...b].filter(
+      (m) => m.terminal_id === silent.id || m.terminal_id === alive.id,
+    );
     expect(marked.map((m) => m.terminal_id)).toEqual([silent.id]);
-    const alerts = await stack.sql`select kind, station_id from alerts where terminal_id in ${stack.sql([silent.id, alive.id])}`;
+    const alerts =
+      await stack.sql`select kind, station_id from alerts where terminal_id in ${stack.sql([silent.id, alive.id])}`;
     expect(alerts).toEqual([{ kind: 'terminal_offline', station_id: station.id }]);
-    expect(lines.filter((l) => l.alert === 'terminal_offline' && l.terminal_id === silent.id)).toHaveLength(1);
+    expect(
+      lines.filter((l) => l.alert === 'terminal_offline' && l.terminal_id === silent.id),
+    ).toHaveLength(1);
 
     expect((await silent.api.get('/terminal/v1/cabinet')).status).toBe(401);
     expect((await silent.api.post('/terminal/v1/heartbeat')).status).toBe(200);

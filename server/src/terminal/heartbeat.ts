@@ -21,7 +21,10 @@ export function heartbeat({ sql }: Services): Middleware {
              status = case when status = 'offline' then 'online' else status end
        where id = ${terminal.id}`;
     if (terminal.status === 'offline') {
-      ctx.state.log.info({ terminal_id: terminal.id, station_code: station.code }, 'terminal back online');
+      ctx.state.log.info(
+        { terminal_id: terminal.id, station_code: station.code },
+        'terminal back online',
+      );
     }
     const body: TerminalConfig = {
       station_code: station.code,

@@ -37,7 +37,10 @@ describe('POST /pickup', () => {
     const other = await stack.scene('1:S');
     const collected = await scene.deposit();
     const picked = await scene.terminal.api.post('/terminal/v1/pickup', { code: collected.code });
-    await scene.terminal.api.post('/terminal/v1/door/confirm', { shipmentId: picked.body.shipmentId, collected: true });
+    await scene.terminal.api.post('/terminal/v1/door/confirm', {
+      shipmentId: picked.body.shipmentId,
+      collected: true,
+    });
     const foreign = await other.deposit();
     const wrong = collected.code === '00000000' ? '00000001' : '00000000';
 
@@ -45,10 +48,17 @@ describe('POST /pickup', () => {
     const answers = [];
     for (const code of [wrong, foreign.code, collected.code]) {
       const a = await scene.terminal.api.post('/terminal/v1/pickup', { code }, headers);
-      answers.push({ status: a.status, headers: [...a.headers].filter(([n]) => n !== 'date'), text: a.text });
+      answers.push({
+        status: a.status,
+        headers: [...a.headers].filter(([n]) => n !== 'date'),
+        text: a.text,
+      });
     }
     expect(answers[0]?.status).toBe(401);
-    expect(JSON.parse(answers[0]!.text)).toMatchObject({ code: 'invalid_code', correlation_id: 'same-id-for-all-three' });
+    expect(JSON.parse(answers[0]!.text)).toMatchObject({
+      code: 'invalid_code',
+      correlation_id: 'same-id-for-all-three',
+    });
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
   });
@@ -70,7 +80,9 @@ describe('POST /pickup', () => {
       expect(answer.headers.get('content-type')).toContain('application/problem+json');
     }
     const tooLong = await terminal.api.post('/terminal/v1/pickup', { code: '12345678901' });
-    expect(tooLong.body.errors).toEqual([expect.objectContaining({ field: 'code', code: 'too_big' })]);
+    expect(tooLong.body.errors).toEqual([
+      expect.objectContaining({ field: 'code', code: 'too_big' }),
+    ]);
   });
 
   it('limits a terminal to 10 attempts a minute, counts refused ones and sends Retry-After', async () => {
@@ -88,10 +100,17 @@ describe('POST /pickup', () => {
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    const [{ n }] = await stack.sql`select count(*)::int as n from rate_limit_hits where terminal_id = ${terminal.id}`;
+    const n =
+      (
+        await stack.sql<
+          { n: number }[]
+        >`select count(*)::int as n from rate_limit_hits where terminal_id = ${terminal.id}`
+      )[0]?.n ?? 0;
     expect(n).toBe(13);
     // The limit is per terminal: another terminal is not affected.
-    expect((await neighbour.api.post('/terminal/v1/pickup', { code: '99999999' })).status).toBe(401);
+    expect((await neighbour.api.post('/terminal/v1/pickup', { code: '99999999' })).status).toBe(
+      401,
+    );
   });
 
   it('lets attempts through again once the oldest ones leave the sliding window', async () => {
@@ -116,26 +135,33 @@ describe('POST /door/confirm', () => {
     const scene = await stack.scene('1:S');
     const { shipment, code } = await scene.deposit();
     const confirm = { shipmentId: shipment.id, collected: true };
-    expect((await scene.terminal.api.post('/terminal/v1/door/confirm', confirm)).body).toEqual({ ok: true });
+    expect((await scene.terminal.api.post('/terminal/v1/door/confirm', confirm)).body).toEqual({
+      ok: true,
+    });
     const row = await shipmentRow(shipment.id);
     expect(row.status).toBe('collected');
     expect(row.pickup_code_hash).toBeNull();
     expect(row.collected_late).toBe(false);
-    const [door] = await stack.sql`select count(*)::int as n from door_occupancy where shipment_id = ${shipment.id}`;
+    const [door] =
+      await stack.sql`select count(*)::int as n from door_occupancy where shipment_id = ${shipment.id}`;
     expect(door?.n).toBe(0);
 
     const repeat = await scene.terminal.api.post('/terminal/v1/door/confirm', confirm);
     expect(repeat.status).toBe(404);
     expect(repeat.body.code).toBe('not_found');
     expect((await scene.terminal.api.post('/terminal/v1/pickup', { code })).status).toBe(401);
-    const events = await stack.sql`select status from tracking_events where shipment_id = ${shipment.id} order by id`;
+    const events =
+      await stack.sql`select status from tracking_events where shipment_id = ${shipment.id} order by id`;
     expect(events.map((e) => e.status)).toEqual(['booked', 'ready_for_pickup', 'collected']);
   });
 
   it('changes nothing when the parcel was not collected', async () => {
     const scene = await stack.scene('1:S');
     const { shipment, code } = await scene.deposit();
-    const answer = await scene.terminal.api.post('/terminal/v1/door/confirm', { shipmentId: shipment.id, collected: false });
+    const answer = await scene.terminal.api.post('/terminal/v1/door/confirm', {
+      shipmentId: shipment.id,
+      collected: false,
+    });
     expect(answer.body).toEqual({ ok: true });
     expect((await shipmentRow(shipment.id)).status).toBe('ready_for_pickup');
     expect((await scene.terminal.api.post('/terminal/v1/pickup', { code })).status).toBe(200);
@@ -146,7 +172,10 @@ describe('POST /door/confirm', () => {
     const b = await stack.scene('1:S');
     const { shipment } = await a.deposit();
     for (const shipmentId of [shipment.id, '0b5e2f57-8a1e-4c2e-9d7e-3f5c2a1b0c9d']) {
-      const answer = await b.terminal.api.post('/terminal/v1/door/confirm', { shipmentId, collected: true });
+      const answer = await b.terminal.api.post('/terminal/v1/door/confirm', {
+        shipmentId,
+        collected: true,
+      });
       expect(answer.status).toBe(404);
     }
     expect((await shipmentRow(shipment.id)).status).toBe('ready_for_pickup');
@@ -159,13 +188,21 @@ describe('POST /door/confirm', () => {
     // Both deposited 30 h ago; one collected 20 h ago (inside 24 h), one just now (late).
     await stack.sql`update shipments set deposited_at = now() - interval '30 hours' where id in ${stack.sql([onTime.shipment.id, late.shipment.id])}`;
     const at = iso(20 * HOUR);
-    await scene.terminal.api.post('/terminal/v1/door/confirm', { shipmentId: onTime.shipment.id, collected: true, occurred_at: at });
-    await scene.terminal.api.post('/terminal/v1/door/confirm', { shipmentId: late.shipment.id, collected: true });
+    await scene.terminal.api.post('/terminal/v1/door/confirm', {
+      shipmentId: onTime.shipment.id,
+      collected: true,
+      occurred_at: at,
+    });
+    await scene.terminal.api.post('/terminal/v1/door/confirm', {
+      shipmentId: late.shipment.id,
+      collected: true,
+    });
     const a = await shipmentRow(onTime.shipment.id);
     expect(a.collected_at.toISOString()).toBe(at);
     expect(a.collected_late).toBe(false);
     expect((await shipmentRow(late.shipment.id)).collected_late).toBe(true);
-    const [event] = await stack.sql`select occurred_at from tracking_events where shipment_id = ${onTime.shipment.id} and status = 'collected'`;
+    const [event] =
+      await stack.sql`select occurred_at from tracking_events where shipment_id = ${onTime.shipment.id} and status = 'collected'`;
     expect(event?.occurred_at.toISOString()).toBe(at);
   });
 
@@ -179,19 +216,36 @@ describe('POST /door/confirm', () => {
       ['yesterday', 'invalid_request'],
     ];
     for (const [occurred_at, code] of cases) {
-      const answer = await scene.terminal.api.post('/terminal/v1/door/confirm', { shipmentId: shipment.id, collected: true, occurred_at });
+      const answer = await scene.terminal.api.post('/terminal/v1/door/confirm', {
+        shipmentId: shipment.id,
+        collected: true,
+        occurred_at,
+      });
       expect(answer.status, occurred_at).toBe(400);
       expect(answer.body.code).toBe(code);
     }
     expect((await shipmentRow(shipment.id)).status).toBe('ready_for_pickup');
     const withOffset = new Date(Date.now() - HOUR).toISOString().replace('Z', '+00:00');
-    const ok = await scene.terminal.api.post('/terminal/v1/door/confirm', { shipmentId: shipment.id, collected: true, occurred_at: withOffset });
+    const ok = await scene.terminal.api.post('/terminal/v1/door/confirm', {
+      shipmentId: shipment.id,
+      collected: true,
+      occurred_at: withOffset,
+    });
     expect(ok.status).toBe(200);
   });
 
   it('answers 400 for a shipmentId that is not a UUID or a missing collected flag', async () => {
     const { terminal } = await stack.scene('1:S');
-    expect((await terminal.api.post('/terminal/v1/door/confirm', { shipmentId: 'abc', collected: true })).status).toBe(400);
-    expect((await terminal.api.post('/terminal/v1/door/confirm', { shipmentId: '0b5e2f57-8a1e-4c2e-9d7e-3f5c2a1b0c9d' })).status).toBe(400);
+    expect(
+      (await terminal.api.post('/terminal/v1/door/confirm', { shipmentId: 'abc', collected: true }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await terminal.api.post('/terminal/v1/door/confirm', {
+          shipmentId: '0b5e2f57-8a1e-4c2e-9d7e-3f5c2a1b0c9d',
+        })
+      ).status,
+    ).toBe(400);
   });
 });

@@ -70,7 +70,8 @@ export function doorConfirm({ sql }: Services): Middleware {
       await tx`delete from door_occupancy where shipment_id = ${shipment.id}`;
       return true;
     });
-    if (!found) throw problem.notFound('No parcel awaiting collection has that id at this station.');
+    if (!found)
+      throw problem.notFound('No parcel awaiting collection has that id at this station.');
     const body: OkResponse = { ok: true };
     ctx.body = body;
   };

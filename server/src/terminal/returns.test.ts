@@ -14,7 +14,10 @@ type Scene = Awaited<ReturnType<TestStack['scene']>>;
 async function collectedParcel(scene: Scene, size: 'S' | 'M' = 'S') {
   const { shipment, code } = await scene.deposit({ size });
   const picked = await scene.terminal.api.post('/terminal/v1/pickup', { code });
-  await scene.terminal.api.post('/terminal/v1/door/confirm', { shipmentId: picked.body.shipmentId, collected: true });
+  await scene.terminal.api.post('/terminal/v1/door/confirm', {
+    shipmentId: picked.body.shipmentId,
+    collected: true,
+  });
   return shipment;
 }
 
@@ -27,11 +30,14 @@ describe('POST /return', () => {
   it('holds the smallest free door for a collected parcel without recording the return', async () => {
     const scene = await stack.scene('1:S,2:S,3:M');
     const parcel = await collectedParcel(scene);
-    const answer = await scene.terminal.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number });
+    const answer = await scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: parcel.tracking_number,
+    });
     expect(answer.status).toBe(200);
     const body = ReturnResponseSchema.parse(answer.body);
     expect(body).toMatchObject({ ok: true, door: 1, trackingNumber: parcel.tracking_number });
-    const [ret] = await stack.sql`select status, deposited_at from returns where id = ${body.returnId}`;
+    const [ret] =
+      await stack.sql`select status, deposited_at from returns where id = ${body.returnId}`;
     expect(ret).toEqual({ status: 'open', deposited_at: null });
     expect(await statusOf(parcel.id)).toBe('return_started');
   });
@@ -39,10 +45,15 @@ describe('POST /return', () => {
   it('resumes an open return with the same door and returnId', async () => {
     const scene = await stack.scene('1:S,2:S');
     const parcel = await collectedParcel(scene);
-    const first = await scene.terminal.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number });
-    const again = await scene.terminal.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number });
+    const first = await scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: parcel.tracking_number,
+    });
+    const again = await scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: parcel.tracking_number,
+    });
     expect(again.body).toEqual(first.body);
-    const [held] = await stack.sql`select count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
+    const [held] =
+      await stack.sql`select count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
     expect(held?.n).toBe(1);
   });
 
@@ -51,14 +62,21 @@ describe('POST /return', () => {
     const parcel = await collectedParcel(scene);
     const blocker = await scene.deposit();
     const blocker2 = await scene.deposit();
-    const full = await scene.terminal.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number });
+    const full = await scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: parcel.tracking_number,
+    });
     expect(full.status).toBe(409);
     expect(full.body.code).toBe('cabinet_full');
     const [open] = await stack.sql`select id from returns where shipment_id = ${parcel.id}`;
     expect(open).toBeDefined();
 
-    await scene.terminal.api.post('/terminal/v1/door/confirm', { shipmentId: blocker.shipment.id, collected: true });
-    const retry = await scene.terminal.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number });
+    await scene.terminal.api.post('/terminal/v1/door/confirm', {
+      shipmentId: blocker.shipment.id,
+      collected: true,
+    });
+    const retry = await scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: parcel.tracking_number,
+    });
     expect(retry.status).toBe(200);
     expect(retry.body.returnId).toBe(open!.id);
     expect(retry.body.door).toBe(blocker.door);
@@ -72,20 +90,29 @@ describe('POST /return', () => {
     const foreign = await collectedParcel(other);
     const old = await collectedParcel(scene);
     await stack.sql`update shipments set collected_at = now() - interval '15 days' where id = ${old.id}`;
-    for (const trackingNumber of [notCollected.shipment.tracking_number, foreign.tracking_number, '1234567890123', old.tracking_number]) {
+    for (const trackingNumber of [
+      notCollected.shipment.tracking_number,
+      foreign.tracking_number,
+      '1234567890123',
+      old.tracking_number,
+    ]) {
       const answer = await scene.terminal.api.post('/terminal/v1/return', { trackingNumber });
       expect(answer.status, trackingNumber).toBe(404);
       expect(answer.body.code).toBe('not_found');
     }
     const ids = [notCollected.shipment.id, foreign.id, old.id];
-    const [n] = await stack.sql`select count(*)::int as n from returns where shipment_id in ${stack.sql(ids)}`;
+    const [n] =
+      await stack.sql`select count(*)::int as n from returns where shipment_id in ${stack.sql(ids)}`;
     expect(n?.n).toBe(0);
   });
 
   it('limits a terminal to 20 return attempts a minute', async () => {
     const { terminal } = await stack.scene('1:S');
     const statuses = [];
-    for (let i = 0; i < 21; i++) statuses.push((await terminal.api.post('/terminal/v1/return', { trackingNumber: '1' })).status);
+    for (let i = 0; i < 21; i++)
+      statuses.push(
+        (await terminal.api.post('/terminal/v1/return', { trackingNumber: '1' })).status,
+      );
     expect(statuses.slice(0, 20).every((s) => s === 404)).toBe(true);
     expect(statuses[20]).toBe(429);
   });
@@ -95,31 +122,53 @@ describe('POST /return/confirm', () => {
   it('records a deposited return once: the door holds a return parcel and a repeat is 404', async () => {
     const scene = await stack.scene('1:S,2:S');
     const parcel = await collectedParcel(scene);
-    const started = await scene.terminal.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number });
+    const started = await scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: parcel.tracking_number,
+    });
     const at = new Date(Date.now() - 600_000).toISOString();
     const confirm = { returnId: started.body.returnId, deposited: true, occurred_at: at };
-    expect((await scene.terminal.api.post('/terminal/v1/return/confirm', confirm)).body).toEqual({ ok: true });
+    expect((await scene.terminal.api.post('/terminal/v1/return/confirm', confirm)).body).toEqual({
+      ok: true,
+    });
     expect(await statusOf(parcel.id)).toBe('returned_to_locker');
-    const [occupancy] = await stack.sql`select kind from door_occupancy where shipment_id = ${parcel.id}`;
+    const [occupancy] =
+      await stack.sql`select kind from door_occupancy where shipment_id = ${parcel.id}`;
     expect(occupancy?.kind).toBe('return');
-    const [event] = await stack.sql`select occurred_at from tracking_events where shipment_id = ${parcel.id} and status = 'returned_to_locker'`;
+    const [event] =
+      await stack.sql`select occurred_at from tracking_events where shipment_id = ${parcel.id} and status = 'returned_to_locker'`;
     expect(event?.occurred_at.toISOString()).toBe(at);
 
-    expect((await scene.terminal.api.post('/terminal/v1/return/confirm', confirm)).status).toBe(404);
+    expect((await scene.terminal.api.post('/terminal/v1/return/confirm', confirm)).status).toBe(
+      404,
+    );
     // A recorded return is not started again.
-    expect((await scene.terminal.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number })).status).toBe(404);
+    expect(
+      (
+        await scene.terminal.api.post('/terminal/v1/return', {
+          trackingNumber: parcel.tracking_number,
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('releases the door on deposited false and lets the customer retry the same return', async () => {
     const scene = await stack.scene('1:S');
     const parcel = await collectedParcel(scene);
-    const started = await scene.terminal.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number });
-    const cancel = await scene.terminal.api.post('/terminal/v1/return/confirm', { returnId: started.body.returnId, deposited: false });
+    const started = await scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: parcel.tracking_number,
+    });
+    const cancel = await scene.terminal.api.post('/terminal/v1/return/confirm', {
+      returnId: started.body.returnId,
+      deposited: false,
+    });
     expect(cancel.body).toEqual({ ok: true });
-    const [held] = await stack.sql`select count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
+    const [held] =
+      await stack.sql`select count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
     expect(held?.n).toBe(0);
     expect(await statusOf(parcel.id)).toBe('return_started');
-    const retry = await scene.terminal.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number });
+    const retry = await scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: parcel.tracking_number,
+    });
     expect(retry.body.returnId).toBe(started.body.returnId);
   });
 
@@ -127,11 +176,30 @@ describe('POST /return/confirm', () => {
     const scene = await stack.scene('1:S');
     const other = await stack.scene('1:S');
     const parcel = await collectedParcel(scene);
-    const started = await scene.terminal.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number });
-    const foreign = await other.terminal.api.post('/terminal/v1/return/confirm', { returnId: started.body.returnId, deposited: true });
+    const started = await scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: parcel.tracking_number,
+    });
+    const foreign = await other.terminal.api.post('/terminal/v1/return/confirm', {
+      returnId: started.body.returnId,
+      deposited: true,
+    });
     expect(foreign.status).toBe(404);
-    expect((await scene.terminal.api.post('/terminal/v1/return/confirm', { returnId: 'x', deposited: true })).status).toBe(400);
-    expect((await scene.terminal.api.post('/terminal/v1/return/confirm', { returnId: started.body.returnId, deposited: 'yes' })).status).toBe(400);
+    expect(
+      (
+        await scene.terminal.api.post('/terminal/v1/return/confirm', {
+          returnId: 'x',
+          deposited: true,
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await scene.terminal.api.post('/terminal/v1/return/confirm', {
+          returnId: started.body.returnId,
+          deposited: 'yes',
+        })
+      ).status,
+    ).toBe(400);
     expect(await statusOf(parcel.id)).toBe('return_started');
   });
 });

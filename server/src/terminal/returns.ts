@@ -44,7 +44,11 @@ async function openReturn(tx: TransactionSql, stationId: string, c: ReturnCandid
   return created?.id;
 }
 
-async function startReturn(tx: TransactionSql, stationId: string, trackingNumber: string): Promise<ReturnOutcome> {
+async function startReturn(
+  tx: TransactionSql,
+  stationId: string,
+  trackingNumber: string,
+): Promise<ReturnOutcome> {
   await lockStation(tx, stationId);
   const [candidate] = await tx<ReturnCandidate[]>`
     select sh.id as shipment_id, sh.tracking_number, sh.parcel_size, sh.status,
@@ -60,7 +64,8 @@ async function startReturn(tx: TransactionSql, stationId: string, trackingNumber
   const returnId = await openReturn(tx, stationId, candidate);
   if (!returnId) return { kind: 'not_found' };
   const held = { trackingNumber: candidate.tracking_number, returnId };
-  if (candidate.held_position !== null) return { kind: 'held', door: candidate.held_position, ...held };
+  if (candidate.held_position !== null)
+    return { kind: 'held', door: candidate.held_position, ...held };
 
   const door = await smallestFreeDoor(tx, stationId, candidate.parcel_size);
   // The return stays open without a door, so a retry resumes it with the same returnId.
@@ -82,7 +87,9 @@ export function startReturnRoute({ sql }: Services): Middleware {
     const outcome = await sql.begin((tx) => startReturn(tx, station.id, trackingNumber));
     switch (outcome.kind) {
       case 'not_found':
-        throw problem.notFound('No parcel eligible for return has that tracking number at this station.');
+        throw problem.notFound(
+          'No parcel eligible for return has that tracking number at this station.',
+        );
       case 'cabinet_full':
         throw new ProblemError('cabinet_full', `No free door of size ${outcome.size} or larger.`);
       case 'held': {

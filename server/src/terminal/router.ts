@@ -22,7 +22,12 @@ export function terminalRouter(services: Services): Router {
   router.post('/door/confirm', online, doorConfirm(services));
   router.post('/courier/verify', online, courierVerify(services));
   router.post('/deposit', online, deposit(services));
-  router.post('/return', online, rateLimit(sql, 'return', RETURN_LIMIT), startReturnRoute(services));
+  router.post(
+    '/return',
+    online,
+    rateLimit(sql, 'return', RETURN_LIMIT),
+    startReturnRoute(services),
+  );
   router.post('/return/confirm', online, confirmReturnRoute(services));
   router.post('/heartbeat', authenticateTerminal(sql, { allowOffline: true }), heartbeat(services));
   return router;

@@ -1,0 +1,82 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, waitFor, type TestStack } from '../../test/harness';
+
+interface Received {
+  authorization: string | undefined;
+  form: URLSearchParams;
+}
+
+/** A stand-in for the SMS provider's API that fails the first `failures` requests. */
+async function fakeProvider(failures: number) {
+  const received: Received[] = [];
+  let seen = 0;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      seen++;
+      if (seen <= failures) {
+        res.writeHead(503).end();
+        return;
+      }
+      received.push({ authorization: req.headers.authorization, form: new URLSearchParams(body) });
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{"sid":"SM1"}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, received, attempts: () => seen, close: () => new Promise((r) => server.close(r)) };
+}
+
+let stack: TestStack;
+let provider: Awaited<ReturnType<typeof fakeProvider>>;
+beforeAll(async () => {
+  provider = await fakeProvider(2);
+  process.env.TWILIO_ACCOUNT_SID = 'AC123';
+  process.env.TWILIO_AUTH_TOKEN = 'secret-token';
+  process.env.TWILIO_FROM = '+38349000000';
+  process.env.TWILIO_BASE_URL = provider.url;
+  stack = await startTestServer({ smsTransport: 'twilio' });
+});
+afterAll(async () => {
+  await stack.close();
+  await provider.close();
+});
+
+describe('SMS outbox', () => {
+  it('never fails the deposit when the provider fails, and delivers once it recovers', async () => {
+    const scene = await stack.scene('1:S');
+    const parcel = await stack.shipment(scene.org.id, scene.station.id, { language: 'tr' });
+    const answer = await scene.terminal.api.post('/terminal/v1/deposit', {
+      courierNo: scene.courier.number,
+      trackingNumber: parcel.tracking_number,
+    });
+    expect(answer.status).toBe(200);
+
+    // The first attempt failed; skip the backoff wait rather than sleep through it.
+    for (let i = 0; i < 2; i++) {
+      await waitFor(async () => {
+        const [row] =
+          await stack.sql`select attempts, last_error from sms_outbox where shipment_id = ${parcel.id}`;
+        return row && row.attempts > i && row.last_error ? true : undefined;
+      });
+      await stack.sql`update sms_outbox set next_attempt_at = now() where shipment_id = ${parcel.id} and sent_at is null`;
+    }
+    const delivered = await waitFor(() => provider.received[0]);
+    expect(delivered.authorization).toBe(
+      'Basic ' + Buffer.from('AC123:secret-token').toString('base64'),
+    );
+    expect(delivered.form.get('To')).toBe(parcel.recipient_phone);
+    expect(delivered.form.get('From')).toBe('+38349000000');
+    expect(delivered.form.get('Body')).toMatch(/Teslim alma kodunuz: \d{8}\./);
+    const [row] = await waitFor(async () => {
+      const rows =
+        await stack.sql`select attempts, sent_at from sms_outbox where shipment_id = ${parcel.id}`;
+      return rows[0]?.sent_at ? rows : undefined;
+    });
+    expect(row?.attempts).toBe(3);
+    expect(provider.received).toHaveLength(1);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { pickupSms, redactCodes } from './texts';
+
+const facts = {
+  firstName: 'Elif',
+  trackingNumber: '4012888888881',
+  stationName: 'Prizren Qendra',
+  code: '04172953',
+};
+
+describe('pickup SMS texts', () => {
+  it('inflect the hours as each language needs', () => {
+    expect(pickupSms('en', { ...facts, hours: 1 })).toContain('within 1 hour.');
+    expect(pickupSms('en', { ...facts, hours: 72 })).toContain('within 72 hours.');
+    expect(pickupSms('sq', { ...facts, hours: 1 })).toContain('brenda 1 ore.');
+    expect(pickupSms('sq', { ...facts, hours: 72 })).toContain('brenda 72 orëve.');
+    expect(pickupSms('sr', { ...facts, hours: 72 })).toContain('u roku od 72 sata.');
+    expect(pickupSms('sr', { ...facts, hours: 48 })).toContain('u roku od 48 sati.');
+    expect(pickupSms('tr', { ...facts, hours: 72 })).toContain('72 saat içinde');
+  });
+
+  it('carry the code, the station and the tracking number in every language', () => {
+    for (const language of ['sq', 'sr', 'tr', 'en'] as const) {
+      const text = pickupSms(language, { ...facts, hours: 72 });
+      expect(text).toContain('04172953');
+      expect(text).toContain('Prizren Qendra');
+      expect(text).toContain('4012888888881');
+      expect(text).toContain('Elif');
+    }
+  });
+
+  it('lose the code, and only the code, once redacted', () => {
+    const redacted = redactCodes(pickupSms('en', { ...facts, hours: 72 }));
+    expect(redacted).not.toContain('04172953');
+    expect(redacted).toContain('4012888888881');
+  });
+});
