@@ -22,14 +22,20 @@ interface Demo {
 
 /** Seeds once, on an empty database; the secrets are kept beside it to print again. */
 async function demoScene(sql: Sql): Promise<Demo | undefined> {
-  const [{ count }] = (await sql<{ count: number }[]>`select count(*)::int as count from organizations`) as [{ count: number }];
-  if (count > 0) return existsSync(DEMO_FILE) ? (JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as Demo) : undefined;
+  const [row] = await sql<{ count: number }[]>`select count(*)::int as count from organizations`;
+  if ((row?.count ?? 0) > 0)
+    return existsSync(DEMO_FILE)
+      ? (JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as Demo)
+      : undefined;
   const org = await admin.createOrganization(sql, 'Demo Shop');
   const station = await admin.createStation(sql, {
     code: 'DEMO-01',
     name: 'Prishtina Mother Teresa Square',
     cabinetSn: 'KR-CU16-DEMO',
-    doors: Array.from({ length: 16 }, (_, i) => `${i + 1}:${['S', 'S', 'M', 'M', 'L', 'XL'][i % 6]}:A${i + 1}`).join(','),
+    doors: Array.from(
+      { length: 16 },
+      (_, i) => `${i + 1}:${['S', 'S', 'M', 'M', 'L', 'XL'][i % 6]}:A${i + 1}`,
+    ).join(','),
     supportPhone: '+383 38 000 000',
     idleTimeoutSeconds: 60,
   });
@@ -48,7 +54,8 @@ async function demoScene(sql: Sql): Promise<Demo | undefined> {
 }
 
 function banner(url: string, demo: Demo | undefined): string {
-  if (!demo) return `Server: ${url} (database not empty and no .data/demo.json: no demo credentials to show)`;
+  if (!demo)
+    return `Server: ${url} (database not empty and no .data/demo.json: no demo credentials to show)`;
   const t = `curl -s -H "Authorization: Bearer ${demo.terminalToken}"`;
   return `
 Parcel locker stack is up.

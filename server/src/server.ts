@@ -8,7 +8,9 @@ import type { Services } from './domain/services';
 import { createLogger, type Logger } from './logger';
 import { markSilentTerminalsOffline, pruneRateLimitHits } from './ops/liveness';
 import { startPoller, type Poller } from './ops/poller';
-import { deliverDueSms } from './sms/outbox';
+import { deliverDue } from './outbox/outbox';
+import { smsChannel } from './sms/channel';
+import { listenForAuthChanges, TerminalAuthCache } from './terminal/authCache';
 import { smsTransportFrom } from './sms/transports';
 
 export interface RunningServer {
@@ -19,28 +21,40 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface OpenDatabase {
+  url: string;
+  sql: Sql;
+  embedded?: EmbeddedDatabase;
+}
+
 /** Opens the configured database: `DATABASE_URL`, else the embedded PostgreSQL. */
-export async function openDatabase(
-  config: ServerConfig,
-): Promise<{ sql: Sql; embedded?: EmbeddedDatabase }> {
-  if (config.databaseUrl) return { sql: connect(config.databaseUrl, { max: config.dbPoolSize }) };
+export async function openDatabase(config: ServerConfig): Promise<OpenDatabase> {
+  if (config.databaseUrl) {
+    return {
+      url: config.databaseUrl,
+      sql: connect(config.databaseUrl, { max: config.dbPoolSize }),
+    };
+  }
   const embedded = await ensureEmbeddedPostgres({
     dataDir: config.embeddedDataDir,
     port: config.embeddedPort,
   });
-  return { sql: connect(embedded.url, { max: config.dbPoolSize }), embedded };
+  return { url: embedded.url, sql: connect(embedded.url, { max: config.dbPoolSize }), embedded };
 }
 
 /** Migrates, serves both interfaces and runs the background work until `close()`. */
 export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
   const logger = createLogger(config.logLevel);
-  const { sql, embedded } = await openDatabase(config);
+  const { url, sql, embedded } = await openDatabase(config);
   await migrate(sql);
+  const softSql = connect(url, { max: 4, asynchronousCommit: true });
+  const authCache = new TerminalAuthCache();
+  const unlisten = await listenForAuthChanges(sql, authCache, logger);
 
-  const transport = smsTransportFrom(config.smsTransport);
+  const smsPolicy = smsChannel(smsTransportFrom(config.smsTransport));
   const pollers: Poller[] = [];
-  const sms = startPoller('sms', 1000, logger, () => deliverDueSms(sql, transport, logger));
+  const sms = startPoller('sms', 1000, logger, () => deliverDue(sql, smsPolicy, logger));
   pollers.push(sms);
   pollers.push(
     startPoller('liveness', config.sweepIntervalMs, logger, async () => {
@@ -50,7 +64,15 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     }),
   );
 
-  const services: Services = { sql, config, logger, nudge: { sms: () => sms.nudge() } };
+  const services: Services = {
+    sql,
+    softSql,
+    authCache,
+    config,
+    logger,
+    nudge: { sms: () => sms.nudge() },
+    cabinetChanged: (stationId) => authCache.invalidate(stationId),
+  };
   const http = createApp(services).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     http.once('listening', resolve);
@@ -72,7 +94,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
         http.closeAllConnections();
       });
       await Promise.all(pollers.map((p) => p.stop()));
-      await sql.end({ timeout: 5 });
+      await unlisten();
+      await Promise.all([sql.end({ timeout: 5 }), softSql.end({ timeout: 5 })]);
       await embedded?.stop();
     },
   };

@@ -95,7 +95,7 @@ describe('a server killed with SIGKILL', () => {
     >`
       select sh.status,
              (select count(*)::int from door_occupancy o where o.shipment_id = sh.id) as occupied,
-             (select count(*)::int from sms_outbox m where m.shipment_id = sh.id) as sms,
+             (select count(*)::int from outbox m where m.channel = 'sms' and m.shipment_id = sh.id) as sms,
              (select count(*)::int from tracking_events e where e.shipment_id = sh.id and e.status = 'ready_for_pickup') as events,
              sh.slot_no
         from shipments sh where sh.destination_station_id = ${station.id}`;

@@ -8,6 +8,8 @@ export interface EmbeddedOptions {
   port: number;
   /** Tests trade durability for speed; the development database keeps fsync on. */
   durable?: boolean;
+  /** Extra `name=value` server settings, e.g. `shared_buffers=1GB` for a benchmark. */
+  settings?: string[];
 }
 
 export interface EmbeddedDatabase {
@@ -61,6 +63,7 @@ export async function ensureEmbeddedPostgres(options: EmbeddedOptions): Promise<
       '-c',
       'max_connections=200',
       ...(options.durable === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off'] : []),
+      ...(options.settings ?? []).flatMap((setting) => ['-c', setting]),
     ],
   });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await cluster.initialise();

@@ -1,12 +1,24 @@
 import type { ServerConfig } from '../config';
 import type { Sql } from '../db/connect';
 import type { Logger } from '../logger';
+import type { TerminalAuthCache } from '../terminal/authCache';
 
 /** What request handlers and background work share within one server process. */
 export interface Services {
   sql: Sql;
+  /**
+   * Connections with `synchronous_commit = off`, for soft state only (heartbeat times):
+   * a crash may lose the last few milliseconds of it, which nothing depends on.
+   */
+  softSql: Sql;
+  authCache: TerminalAuthCache;
   config: ServerConfig;
   logger: Logger;
   /** Called after a commit that queued outbound messages, so they leave at once. */
   nudge: { sms(): void };
+  /**
+   * Called after a commit that changed a station's door grid: this instance forgets the
+   * station's cached version at once rather than when the notification arrives.
+   */
+  cabinetChanged(stationId: string): void;
 }

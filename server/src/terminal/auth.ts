@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import type { Sql } from '../db/connect';
 import { hashSecret, sameHash } from '../domain/secrets';
 import { ProblemError, problem } from '../http/problem';
+import type { TerminalAuthCache } from './authCache';
 
 export interface TerminalStation {
   id: string;
@@ -41,42 +42,57 @@ interface Row {
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,256})$/;
 
+async function lookUp(sql: Sql, hash: Buffer): Promise<AuthenticatedTerminal | undefined> {
+  const [row] = await sql<Row[]>`
+    select t.id, t.status, t.token_hash, t.station_id, s.code, s.name, s.cabinet_version,
+           s.support_phone, s.idle_timeout_seconds, s.free_storage_hours
+      from terminals t
+      left join stations s on s.id = t.station_id
+     where t.token_hash = ${hash} and t.revoked_at is null`;
+  if (!row || !sameHash(row.token_hash, hash)) return undefined;
+  return {
+    id: row.id,
+    status: row.status,
+    station: row.station_id
+      ? {
+          id: row.station_id,
+          code: row.code,
+          name: row.name,
+          cabinetVersion: row.cabinet_version,
+          supportPhone: row.support_phone,
+          idleTimeoutSeconds: row.idle_timeout_seconds,
+          freeStorageHours: row.free_storage_hours,
+        }
+      : null,
+  };
+}
+
 /**
  * Device-token authentication. Every failure (no header, malformed, unknown, revoked,
  * terminal not allowed) throws the same `unauthorized` problem. Heartbeats alone are let
- * through from an `offline` terminal: they are how it comes back.
+ * through from an `offline` terminal: they are how it comes back. Known tokens are served
+ * from the cache, which the database keeps exact; unknown ones always ask the database.
  */
 export function authenticateTerminal(
   sql: Sql,
+  cache: TerminalAuthCache,
   options: { allowOffline?: boolean } = {},
 ): Middleware {
   return async (ctx, next) => {
     const token = BEARER.exec(ctx.get('Authorization'))?.[1];
     if (!token) throw problem.unauthorized();
     const hash = hashSecret(token);
-    const [row] = await sql<Row[]>`
-      select t.id, t.status, t.token_hash, t.station_id, s.code, s.name, s.cabinet_version,
-             s.support_phone, s.idle_timeout_seconds, s.free_storage_hours
-        from terminals t
-        left join stations s on s.id = t.station_id
-       where t.token_hash = ${hash} and t.revoked_at is null`;
-    const allowed = row?.status === 'online' || (options.allowOffline && row?.status === 'offline');
-    if (!row || !allowed || !sameHash(row.token_hash, hash)) throw problem.unauthorized();
-    ctx.state.terminal = {
-      id: row.id,
-      status: row.status,
-      station: row.station_id
-        ? {
-            id: row.station_id,
-            code: row.code,
-            name: row.name,
-            cabinetVersion: row.cabinet_version,
-            supportPhone: row.support_phone,
-            idleTimeoutSeconds: row.idle_timeout_seconds,
-            freeStorageHours: row.free_storage_hours,
-          }
-        : null,
-    };
+    const key = hash.toString('base64');
+    let terminal = cache.get(key);
+    if (!terminal) {
+      const begunAt = cache.begin();
+      const found = await lookUp(sql, hash);
+      terminal = found && cache.put(key, found, begunAt);
+    }
+    const allowed =
+      terminal?.status === 'online' || (options.allowOffline && terminal?.status === 'offline');
+    if (!terminal || !allowed) throw problem.unauthorized();
+    ctx.state.terminal = terminal;
     await next();
   };
 }

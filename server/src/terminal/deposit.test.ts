@@ -119,12 +119,12 @@ describe('POST /deposit', () => {
       expect(Buffer.compare(row!.pickup_code_hash, pickupCodeHash('test-secret', code))).toBe(0);
       // Once sent, the outbox keeps the text without the code.
       const outbox = await waitFor(async () => {
-        const [o] =
-          await stack.sql`select body, sent_at from sms_outbox where shipment_id = ${shipment.id}`;
-        return o?.sent_at ? o : undefined;
+        const [o] = await stack.sql`
+          select payload, delivered_at from outbox where channel = 'sms' and shipment_id = ${shipment.id}`;
+        return o?.delivered_at ? o : undefined;
       });
-      expect(outbox.body).not.toContain(code);
-      expect(outbox.body).toContain('********');
+      expect(outbox.payload.text).not.toContain(code);
+      expect(outbox.payload.text).toContain('********');
     }
   });
 

@@ -14,7 +14,7 @@ import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
-import { queueSms } from '../sms/outbox';
+import { queueSms } from '../sms/channel';
 import { pickupSms } from '../sms/texts';
 import { stationOf, type TerminalStation } from './auth';
 import { lockStation, smallestFreeDoor } from './doorAssignment';
@@ -99,8 +99,7 @@ async function depositParcel(
     insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
     values (${door.id}, ${station.id}, 'delivery', ${parcel.id}, ${at})`;
   const firstName = parcel.recipient_name.trim().split(/\s+/)[0] ?? '';
-  await queueSms(tx, {
-    shipmentId: parcel.id,
+  await queueSms(tx, parcel.id, {
     to: parcel.recipient_phone,
     language: parcel.recipient_language,
     text: pickupSms(parcel.recipient_language, {
@@ -136,6 +135,7 @@ export function deposit(services: Services): Middleware {
       case 'cabinet_full':
         throw new ProblemError('cabinet_full', `No free door of size ${outcome.size} or larger.`);
       case 'deposited': {
+        services.cabinetChanged(station.id);
         services.nudge.sms();
         const body: DepositResponse = {
           ok: true,

@@ -3,33 +3,42 @@ import type { Middleware } from 'koa';
 import type { Services } from '../domain/services';
 import { NO_BODY, readJson } from '../http/body';
 import { validate } from '../http/validate';
-import { stationOf } from './auth';
+import { ProblemError } from '../http/problem';
+
+interface Configuration {
+  code: string;
+  support_phone: string;
+  idle_timeout_seconds: number;
+}
 
 /**
  * Liveness and configuration. A heartbeat from an `offline` terminal clears the mark
- * (authentication lets it through); the configuration is read from the station each time.
+ * (authentication lets it through). The configuration is read from the station by the
+ * same statement that records the heartbeat, so it is always as stored, never cached.
  */
-export function heartbeat({ sql }: Services): Middleware {
+export function heartbeat({ softSql }: Services): Middleware {
   return async (ctx) => {
     const sent = await readJson(ctx);
     const { appVersion } = validate(HeartbeatRequestSchema, sent === NO_BODY ? {} : sent);
     const terminal = ctx.state.terminal;
-    const station = stationOf(terminal);
-    await sql`
-      update terminals
+    const [config] = await softSql<Configuration[]>`
+      update terminals t
          set last_heartbeat_at = now(), app_version = ${appVersion ?? null},
-             status = case when status = 'offline' then 'online' else status end
-       where id = ${terminal.id}`;
+             status = case when t.status = 'offline' then 'online' else t.status end
+        from stations s
+       where t.id = ${terminal.id} and s.id = t.station_id
+      returning s.code, s.support_phone, s.idle_timeout_seconds`;
+    if (!config) throw new ProblemError('internal_error');
     if (terminal.status === 'offline') {
       ctx.state.log.info(
-        { terminal_id: terminal.id, station_code: station.code },
+        { terminal_id: terminal.id, station_code: config.code },
         'terminal back online',
       );
     }
     const body: TerminalConfig = {
-      station_code: station.code,
-      support_phone: station.supportPhone,
-      idle_timeout_seconds: station.idleTimeoutSeconds,
+      station_code: config.code,
+      support_phone: config.support_phone,
+      idle_timeout_seconds: config.idle_timeout_seconds,
       app_version: appVersion ?? null,
     };
     ctx.body = body;

@@ -46,7 +46,7 @@ export function pickup({ sql, config }: Services): Middleware {
  * free-storage window on the collection time; `false` changes nothing. A second confirm
  * finds no parcel awaiting collection and answers 404, so retries are safe.
  */
-export function doorConfirm({ sql }: Services): Middleware {
+export function doorConfirm({ sql, cabinetChanged }: Services): Middleware {
   return async (ctx) => {
     const request = validate(DoorConfirmRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);

@@ -80,7 +80,7 @@ async function startReturn(
  * Assigns and holds a door for a customer's return; records nothing of the return itself.
  * One open return per parcel: retries (after `cabinet_full` too) resume it.
  */
-export function startReturnRoute({ sql }: Services): Middleware {
+export function startReturnRoute({ sql, cabinetChanged }: Services): Middleware {
   return async (ctx) => {
     const { trackingNumber } = validate(ReturnRequestSchema, await readJson(ctx));
     const station = stationOf(ctx.state.terminal);
@@ -93,6 +93,7 @@ export function startReturnRoute({ sql }: Services): Middleware {
       case 'cabinet_full':
         throw new ProblemError('cabinet_full', `No free door of size ${outcome.size} or larger.`);
       case 'held': {
+        cabinetChanged(station.id);
         const body: ReturnResponse = {
           ok: true,
           door: outcome.door,
@@ -114,7 +115,7 @@ export function startReturnRoute({ sql }: Services): Middleware {
  * `deposited: true` records the return: the held door now holds a `return` parcel for the
  * merchant's courier. `false` releases the door and leaves the return open for a retry.
  */
-export function confirmReturnRoute({ sql }: Services): Middleware {
+export function confirmReturnRoute({ sql, cabinetChanged }: Services): Middleware {
   return async (ctx) => {
     const request = validate(ReturnConfirmRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
@@ -139,6 +140,7 @@ export function confirmReturnRoute({ sql }: Services): Middleware {
       return true;
     });
     if (!found) throw problem.notFound('No return awaiting deposit has that id at this station.');
+    cabinetChanged(station.id);
     const body: OkResponse = { ok: true };
     ctx.body = body;
   };

@@ -14,8 +14,8 @@ export const RETURN_LIMIT = 20;
 
 /** Part A of the interface: each route reads authenticate, (limit), handle. */
 export function terminalRouter(services: Services): Router {
-  const { sql } = services;
-  const online = authenticateTerminal(sql);
+  const { sql, authCache } = services;
+  const online = authenticateTerminal(sql, authCache);
   const router = new Router({ prefix: '/terminal/v1' });
   router.get('/cabinet', online, cabinet(sql));
   router.post('/pickup', online, rateLimit(sql, 'pickup', PICKUP_LIMIT), pickup(services));
@@ -29,6 +29,10 @@ export function terminalRouter(services: Services): Router {
     startReturnRoute(services),
   );
   router.post('/return/confirm', online, confirmReturnRoute(services));
-  router.post('/heartbeat', authenticateTerminal(sql, { allowOffline: true }), heartbeat(services));
+  router.post(
+    '/heartbeat',
+    authenticateTerminal(sql, authCache, { allowOffline: true }),
+    heartbeat(services),
+  );
   return router;
 }

@@ -59,10 +59,10 @@ describe('SMS outbox', () => {
     for (let i = 0; i < 2; i++) {
       await waitFor(async () => {
         const [row] =
-          await stack.sql`select attempts, last_error from sms_outbox where shipment_id = ${parcel.id}`;
+          await stack.sql`select attempts, last_error from outbox where channel = 'sms' and shipment_id = ${parcel.id}`;
         return row && row.attempts > i && row.last_error ? true : undefined;
       });
-      await stack.sql`update sms_outbox set next_attempt_at = now() where shipment_id = ${parcel.id} and sent_at is null`;
+      await stack.sql`update outbox set next_attempt_at = now() where shipment_id = ${parcel.id} and delivered_at is null`;
     }
     const delivered = await waitFor(() => provider.received[0]);
     expect(delivered.authorization).toBe(
@@ -73,8 +73,8 @@ describe('SMS outbox', () => {
     expect(delivered.form.get('Body')).toMatch(/Teslim alma kodunuz: \d{8}\./);
     const [row] = await waitFor(async () => {
       const rows =
-        await stack.sql`select attempts, sent_at from sms_outbox where shipment_id = ${parcel.id}`;
-      return rows[0]?.sent_at ? rows : undefined;
+        await stack.sql`select attempts, delivered_at from outbox where channel = 'sms' and shipment_id = ${parcel.id}`;
+      return rows[0]?.delivered_at ? rows : undefined;
     });
     expect(row?.attempts).toBe(3);
     expect(provider.received).toHaveLength(1);

@@ -1,0 +1,28 @@
+import type { TransactionSql } from '../db/connect';
+import { enqueue, type ChannelPolicy } from '../outbox/outbox';
+import { redactCodes } from './texts';
+import type { SmsMessage, SmsTransport } from './transports';
+
+/** Queued in the caller's transaction: the SMS exists exactly when the deposit does. */
+export async function queueSms(
+  tx: TransactionSql,
+  shipmentId: string,
+  sms: SmsMessage,
+): Promise<void> {
+  await enqueue(tx, 'sms', sms, { shipmentId });
+}
+
+/**
+ * SMS delivery through the configured transport. Once sent, the stored text loses its
+ * pickup code: the plaintext code exists only on its way out.
+ */
+export function smsChannel(transport: SmsTransport): ChannelPolicy<SmsMessage> {
+  return {
+    channel: 'sms',
+    deliver: (message) => transport.send(message.payload),
+    afterDelivery: (sms) => ({ ...sms, text: redactCodes(sms.text) }),
+    // A pickup code is useful for days; keep trying for about two days.
+    maxAttempts: 100,
+    maxBackoffSeconds: 1800,
+  };
+}

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeTerminal, setTerminalStatus } from '../admin/commands';
+import { startServer, type RunningServer } from '../server';
+import { client, startTestServer, waitFor, type TestStack } from '../../test/harness';
+
+// Two server instances on one database: what one instance or an operator changes, the
+// other's cache must reflect.
+let stack: TestStack;
+let second: RunningServer;
+beforeAll(async () => {
+  stack = await startTestServer();
+  second = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl: stack.databaseUrl,
+    logLevel: 'silent',
+    smsTransport: 'file:/dev/null',
+  });
+});
+afterAll(async () => {
+  await second.close();
+  await stack.close();
+});
+
+describe('terminal authentication cache', () => {
+  it('refuses a revoked token on every instance once the revocation commits', async () => {
+    const station = await stack.station('1:S');
+    const t = await stack.terminal(station.code);
+    const other = client(second.url, t.token);
+    expect((await t.api.get('/terminal/v1/cabinet')).status).toBe(200);
+    expect((await other.get('/terminal/v1/cabinet')).status).toBe(200);
+    await revokeTerminal(stack.sql, t.id);
+    await waitFor(
+      async () => ((await other.get('/terminal/v1/cabinet')).status === 401 ? true : undefined),
+      2000,
+    );
+    await waitFor(
+      async () => ((await t.api.get('/terminal/v1/cabinet')).status === 401 ? true : undefined),
+      2000,
+    );
+    for (let i = 0; i < 5; i++) expect((await other.get('/terminal/v1/cabinet')).status).toBe(401);
+  });
+
+  it('refuses a disabled terminal and lets it back once online', async () => {
+    const station = await stack.station('1:S');
+    const t = await stack.terminal(station.code);
+    expect((await t.api.get('/terminal/v1/cabinet')).status).toBe(200);
+    await setTerminalStatus(stack.sql, t.id, 'disabled');
+    await waitFor(
+      async () => ((await t.api.get('/terminal/v1/cabinet')).status === 401 ? true : undefined),
+      2000,
+    );
+    await setTerminalStatus(stack.sql, t.id, 'online');
+    await waitFor(
+      async () => ((await t.api.get('/terminal/v1/cabinet')).status === 200 ? true : undefined),
+      2000,
+    );
+  });
+
+  it('ends a 304 on the other instance once a deposit through this one changes the grid', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const other = client(second.url, scene.terminal.token);
+    const first = await other.get('/terminal/v1/cabinet');
+    const etag = first.headers.get('etag')!;
+    expect((await other.get('/terminal/v1/cabinet', { 'If-None-Match': etag })).status).toBe(304);
+    await scene.deposit();
+    const changed = await waitFor(async () => {
+      const answer = await other.get('/terminal/v1/cabinet', { 'If-None-Match': etag });
+      return answer.status === 200 ? answer : undefined;
+    }, 2000);
+    expect(changed.body.doors[0].status).toBe('occupied');
+  });
+});
