@@ -72,6 +72,7 @@ export function doorConfirm({ sql, cabinetChanged }: Services): Middleware {
     });
     if (!found)
       throw problem.notFound('No parcel awaiting collection has that id at this station.');
+    if (request.collected) cabinetChanged(station.id);
     const body: OkResponse = { ok: true };
     ctx.body = body;
   };
