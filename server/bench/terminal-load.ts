@@ -58,6 +58,9 @@ async function startServer(databaseUrl: string): Promise<{ url: string; stop: ()
       LOG_LEVEL: 'warn',
       PICKUP_CODE_SECRET: SECRET,
       SMS_TRANSPORT: 'file:/dev/null',
+      // Real kiosks heartbeat every 60 s; the generator picks kiosks at random, so some go
+      // minutes without one. Keep the sweeper from marking them offline mid-run.
+      OFFLINE_AFTER_SECONDS: '86400',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -153,8 +156,15 @@ async function main() {
   const server = await startServer(db.url);
   const figures: Figures[] = [];
   try {
-    // Warm up pools and caches.
-    await load('warm-up', server.url, { duration: 3, connections: 16 }, [cabinetRequest(s, false)]);
+    // Steady state means every kiosk has polled before: one request per kiosk first.
+    let kiosk = 0;
+    await load('warm-up', server.url, { amount: s.tokens.length, connections: 32 }, [
+      {
+        method: 'GET',
+        path: '/terminal/v1/cabinet',
+        setupRequest: (req) => ({ ...req, headers: auth(s.tokens[kiosk++ % s.tokens.length]!) }),
+      },
+    ]);
 
     // Steady state: 4 cabinet polls (kiosks hold their ETag) per heartbeat, at the target rate.
     const steady = await load(

@@ -3,6 +3,8 @@ import type { Services } from './domain/services';
 import { correlationId } from './http/correlation';
 import { problemResponses } from './http/errors';
 import { requestLog } from './http/requestLog';
+import { merchantRouter } from './merchant/router';
+import { openApiRouter } from './openapi/router';
 import { terminalRouter } from './terminal/router';
 
 /** The HTTP application: both interfaces behind one chain of cross-cutting middleware. */
@@ -13,5 +15,7 @@ export function createApp(services: Services): Koa {
   app.use(requestLog(services.logger));
   app.use(problemResponses());
   app.use(terminalRouter(services).routes());
+  app.use(merchantRouter(services).routes());
+  app.use(openApiRouter().routes());
   return app;
 }

@@ -18,6 +18,8 @@ export interface ServerConfig {
   offlineAfterSeconds: number;
   sweepIntervalMs: number;
   dbPoolSize: number;
+  /** Merchant interface requests per organization per minute (sliding). */
+  merchantRequestsPerMinute: number;
 }
 
 const DEV_PICKUP_SECRET = 'development-only-pickup-code-secret';
@@ -35,5 +37,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     offlineAfterSeconds: Number(env.OFFLINE_AFTER_SECONDS ?? 180),
     sweepIntervalMs: Number(env.SWEEP_INTERVAL_MS ?? 15_000),
     dbPoolSize: Number(env.DB_POOL_SIZE ?? 20),
+    merchantRequestsPerMinute: Number(env.MERCHANT_REQUESTS_PER_MINUTE ?? 1200),
   };
 }

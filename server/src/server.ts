@@ -10,7 +10,14 @@ import { markSilentTerminalsOffline, pruneRateLimitHits } from './ops/liveness';
 import { startPoller, type Poller } from './ops/poller';
 import { deliverDue } from './outbox/outbox';
 import { smsChannel } from './sms/channel';
-import { listenForAuthChanges, TerminalAuthCache } from './terminal/authCache';
+import { pruneIdempotencyKeys } from './merchant/idempotency';
+import { pruneMerchantRateWindows } from './merchant/rateLimit';
+import { webhookChannel } from './webhooks/channel';
+import {
+  listenForAuthChanges,
+  noteCommittedVersion,
+  TerminalAuthCache,
+} from './terminal/authCache';
 import { smsTransportFrom } from './sms/transports';
 
 export interface RunningServer {
@@ -56,10 +63,17 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const pollers: Poller[] = [];
   const sms = startPoller('sms', 1000, logger, () => deliverDue(sql, smsPolicy, logger));
   pollers.push(sms);
+  const webhookPolicy = webhookChannel(sql);
+  const webhooks = startPoller('webhooks', 1000, logger, () =>
+    deliverDue(sql, webhookPolicy, logger),
+  );
+  pollers.push(webhooks);
   pollers.push(
     startPoller('liveness', config.sweepIntervalMs, logger, async () => {
       await markSilentTerminalsOffline(sql, logger, config.offlineAfterSeconds);
       await pruneRateLimitHits(sql);
+      await pruneMerchantRateWindows(sql);
+      await pruneIdempotencyKeys(sql);
       return false;
     }),
   );
@@ -70,8 +84,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     authCache,
     config,
     logger,
-    nudge: { sms: () => sms.nudge() },
-    cabinetChanged: (stationId) => authCache.invalidate(stationId),
+    nudge: { sms: () => sms.nudge(), webhooks: () => webhooks.nudge() },
+    cabinetChanged: (stationId) => noteCommittedVersion(sql, authCache, stationId),
   };
   const http = createApp(services).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {

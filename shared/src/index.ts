@@ -1,3 +1,4 @@
 export * from './common';
 export * from './problem';
 export * from './terminal';
+export * from './merchant';

@@ -15,10 +15,10 @@ export interface Services {
   config: ServerConfig;
   logger: Logger;
   /** Called after a commit that queued outbound messages, so they leave at once. */
-  nudge: { sms: () => void };
+  nudge: { sms: () => void; webhooks: () => void };
   /**
    * Called after a commit that changed a station's door grid: this instance forgets the
    * station's cached version at once rather than when the notification arrives.
    */
-  cabinetChanged: (stationId: string) => void;
+  cabinetChanged: (stationId: string) => Promise<void>;
 }

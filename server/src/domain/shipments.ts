@@ -1,5 +1,5 @@
 import type { Language, Size } from '@locker/shared';
-import type { Sql } from '../db/connect';
+import type { Sql, TransactionSql } from '../db/connect';
 import { newTrackingNumber } from './trackingNumber';
 
 export interface NewShipment {
@@ -27,36 +27,29 @@ export interface ShipmentRow {
   updated_at: Date;
 }
 
-function isTrackingNumberClash(error: unknown): boolean {
-  const e = error as { code?: string; constraint_name?: string };
-  return e.code === '23505' && e.constraint_name === 'shipments_tracking_number_key';
-}
-
 /**
  * Registers a shipment for `organizationId`: status `booked` (the trigger records the
  * first tracking event) and a fresh tracking number. Answers undefined when the
- * destination station does not exist.
+ * destination station does not exist. Works inside the caller's transaction.
  */
 export async function registerShipment(
-  sql: Sql,
+  db: Sql | TransactionSql,
   organizationId: string,
   input: NewShipment,
 ): Promise<ShipmentRow | undefined> {
+  const [station] = await db`select id from stations where id = ${input.destinationStationId}`;
+  if (!station) return undefined;
   for (;;) {
-    try {
-      const [shipment] = await sql<ShipmentRow[]>`
-        insert into shipments (
-          organization_id, tracking_number, destination_station_id, parcel_size,
-          recipient_name, recipient_phone, recipient_language, merchant_order_reference)
-        select ${organizationId}, ${newTrackingNumber()}, s.id, ${input.parcelSize},
-               ${input.recipientName}, ${input.recipientPhone}, ${input.recipientLanguage},
-               ${input.merchantOrderReference ?? null}
-          from stations s where s.id = ${input.destinationStationId}
-        returning *`;
-      return shipment;
-    } catch (error) {
-      // 9 * 10^11 numbers make a clash rare; draw again rather than fail the merchant.
-      if (!isTrackingNumberClash(error)) throw error;
-    }
+    // 9 * 10^11 numbers make a clash rare; draw again rather than fail the merchant.
+    const [shipment] = await db<ShipmentRow[]>`
+      insert into shipments (
+        organization_id, tracking_number, destination_station_id, parcel_size,
+        recipient_name, recipient_phone, recipient_language, merchant_order_reference)
+      values (${organizationId}, ${newTrackingNumber()}, ${input.destinationStationId},
+              ${input.parcelSize}, ${input.recipientName}, ${input.recipientPhone},
+              ${input.recipientLanguage}, ${input.merchantOrderReference ?? null})
+      on conflict (tracking_number) do nothing
+      returning *`;
+    if (shipment) return shipment;
   }
 }

@@ -2,7 +2,9 @@ import type { Sql } from '../db/connect';
 import type { Logger } from '../logger';
 import type { AuthenticatedTerminal } from './auth';
 
-const TTL_MS = 30_000;
+// A safety net only: every change that matters arrives by notification. Kiosks poll every
+// 15 s, so a minute keeps every active kiosk's entry warm.
+const TTL_MS = 60_000;
 const MAX_ENTRIES = 200_000;
 
 interface Entry {
@@ -18,6 +20,8 @@ interface Entry {
  */
 export class TerminalAuthCache {
   private readonly entries = new Map<string, Entry>();
+  /** Which cached token hashes belong to a terminal id or a station id. */
+  private readonly owners = new Map<string, Set<string>>();
   /** Latest cabinet version seen per station; versions only grow. */
   private readonly versions = new Map<string, bigint>();
   /** Invalidation counter: a lookup that began before any invalidation is not cached. */
@@ -32,41 +36,57 @@ export class TerminalAuthCache {
     const entry = this.entries.get(tokenHash);
     if (!entry) return undefined;
     if (entry.expires < Date.now()) {
-      this.entries.delete(tokenHash);
+      this.drop(tokenHash);
       return undefined;
     }
     return this.withLatestVersion(entry.terminal);
   }
 
   put(tokenHash: string, terminal: AuthenticatedTerminal, begunAt: number): AuthenticatedTerminal {
+    if (terminal.station)
+      this.noteVersion(terminal.station.id, BigInt(terminal.station.cabinetVersion));
     // Invalidations are rare (revocations, status and station changes), so refusing to
     // cache across any of them costs little and closes the read-then-invalidate race.
     if (begunAt === this.generation) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      if (this.entries.size >= MAX_ENTRIES) this.drop(this.entries.keys().next().value!);
+      this.drop(tokenHash);
       this.entries.set(tokenHash, { terminal, expires: Date.now() + TTL_MS });
+      for (const owner of [terminal.id, terminal.station?.id]) {
+        if (!owner) continue;
+        const hashes = this.owners.get(owner) ?? new Set<string>();
+        hashes.add(tokenHash);
+        this.owners.set(owner, hashes);
+      }
     }
-    if (terminal.station)
-      this.noteVersion(terminal.station.id, BigInt(terminal.station.cabinetVersion));
     return this.withLatestVersion(terminal);
   }
 
+  /** Records a committed cabinet version; only ever moves forward. */
   noteVersion(stationId: string, version: bigint): void {
     if ((this.versions.get(stationId) ?? -1n) < version) this.versions.set(stationId, version);
   }
 
-  /** Drops entries matching `key` (a terminal id, a station id, or '*' for all). */
+  /** Drops entries of a terminal id or a station id, or every entry for '*'. */
   invalidate(key: string): void {
     this.generation++;
     if (key === '*') {
       this.entries.clear();
+      this.owners.clear();
       this.versions.clear();
       return;
     }
-    for (const [hash, entry] of this.entries) {
-      if (entry.terminal.id === key || entry.terminal.station?.id === key)
-        this.entries.delete(hash);
-    }
+    for (const hash of this.owners.get(key) ?? []) this.drop(hash);
+    this.owners.delete(key);
     this.versions.delete(key);
+  }
+
+  private drop(tokenHash: string): void {
+    const entry = this.entries.get(tokenHash);
+    if (!entry) return;
+    this.entries.delete(tokenHash);
+    for (const owner of [entry.terminal.id, entry.terminal.station?.id]) {
+      if (owner) this.owners.get(owner)?.delete(tokenHash);
+    }
   }
 
   private withLatestVersion(terminal: AuthenticatedTerminal): AuthenticatedTerminal {
@@ -77,8 +97,9 @@ export class TerminalAuthCache {
       latest === undefined ||
       latest === null ||
       BigInt(station.cabinetVersion) >= latest
-    )
+    ) {
       return terminal;
+    }
     return { ...terminal, station: { ...station, cabinetVersion: latest.toString() } };
   }
 }
@@ -107,4 +128,19 @@ export async function listenForAuthChanges(
   return async () => {
     await Promise.all(subscriptions.map((s) => s.unlisten()));
   };
+}
+
+/**
+ * After a commit that changed a station's grid, this instance learns the committed
+ * version at once instead of when the notification arrives, so the acting kiosk's next
+ * poll cannot get a stale 304. Reading after commit never notes a version that was not.
+ */
+export async function noteCommittedVersion(
+  sql: Sql,
+  cache: TerminalAuthCache,
+  stationId: string,
+): Promise<void> {
+  const [station] = await sql<{ cabinet_version: string }[]>`
+    select cabinet_version from stations where id = ${stationId}`;
+  if (station) cache.noteVersion(stationId, BigInt(station.cabinet_version));
 }

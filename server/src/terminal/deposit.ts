@@ -16,6 +16,7 @@ import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { queueSms } from '../sms/channel';
 import { pickupSms } from '../sms/texts';
+import { queueWebhookEvent } from '../webhooks/events';
 import { stationOf, type TerminalStation } from './auth';
 import { lockStation, smallestFreeDoor } from './doorAssignment';
 
@@ -110,6 +111,7 @@ async function depositParcel(
       hours: station.freeStorageHours,
     }),
   });
+  await queueWebhookEvent(tx, parcel.id, 'shipment.ready_for_pickup');
   return { kind: 'deposited', door: door.position, trackingNumber: parcel.tracking_number };
 }
 
@@ -135,8 +137,9 @@ export function deposit(services: Services): Middleware {
       case 'cabinet_full':
         throw new ProblemError('cabinet_full', `No free door of size ${outcome.size} or larger.`);
       case 'deposited': {
-        services.cabinetChanged(station.id);
+        await services.cabinetChanged(station.id);
         services.nudge.sms();
+        services.nudge.webhooks();
         const body: DepositResponse = {
           ok: true,
           door: outcome.door,

@@ -11,6 +11,7 @@ import { pickupCodeHash } from '../domain/secrets';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
+import { queueWebhookEvent } from '../webhooks/events';
 import { stationOf } from './auth';
 
 /**
@@ -46,7 +47,7 @@ export function pickup({ sql, config }: Services): Middleware {
  * free-storage window on the collection time; `false` changes nothing. A second confirm
  * finds no parcel awaiting collection and answers 404, so retries are safe.
  */
-export function doorConfirm({ sql, cabinetChanged }: Services): Middleware {
+export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middleware {
   return async (ctx) => {
     const request = validate(DoorConfirmRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
@@ -68,11 +69,15 @@ export function doorConfirm({ sql, cabinetChanged }: Services): Middleware {
                pickup_code_hash = null, updated_at = now()
          where id = ${shipment.id}`;
       await tx`delete from door_occupancy where shipment_id = ${shipment.id}`;
+      await queueWebhookEvent(tx, shipment.id, 'shipment.collected');
       return true;
     });
     if (!found)
       throw problem.notFound('No parcel awaiting collection has that id at this station.');
-    if (request.collected) cabinetChanged(station.id);
+    if (request.collected) {
+      await cabinetChanged(station.id);
+      nudge.webhooks();
+    }
     const body: OkResponse = { ok: true };
     ctx.body = body;
   };

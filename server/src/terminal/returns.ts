@@ -12,6 +12,7 @@ import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
+import { queueWebhookEvent } from '../webhooks/events';
 import { stationOf } from './auth';
 import { lockStation, smallestFreeDoor } from './doorAssignment';
 
@@ -93,7 +94,7 @@ export function startReturnRoute({ sql, cabinetChanged }: Services): Middleware 
       case 'cabinet_full':
         throw new ProblemError('cabinet_full', `No free door of size ${outcome.size} or larger.`);
       case 'held': {
-        cabinetChanged(station.id);
+        await cabinetChanged(station.id);
         const body: ReturnResponse = {
           ok: true,
           door: outcome.door,
@@ -115,7 +116,7 @@ export function startReturnRoute({ sql, cabinetChanged }: Services): Middleware 
  * `deposited: true` records the return: the held door now holds a `return` parcel for the
  * merchant's courier. `false` releases the door and leaves the return open for a retry.
  */
-export function confirmReturnRoute({ sql, cabinetChanged }: Services): Middleware {
+export function confirmReturnRoute({ sql, cabinetChanged, nudge }: Services): Middleware {
   return async (ctx) => {
     const request = validate(ReturnConfirmRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
@@ -137,10 +138,13 @@ export function confirmReturnRoute({ sql, cabinetChanged }: Services): Middlewar
       await tx`
         update shipments set status = 'returned_to_locker', status_at = ${at}, updated_at = now()
          where id = ${held.shipment_id}`;
+      // The spec's "merchant notified".
+      await queueWebhookEvent(tx, held.shipment_id, 'return.deposited');
       return true;
     });
     if (!found) throw problem.notFound('No return awaiting deposit has that id at this station.');
-    cabinetChanged(station.id);
+    await cabinetChanged(station.id);
+    if (request.deposited) nudge.webhooks();
     const body: OkResponse = { ok: true };
     ctx.body = body;
   };

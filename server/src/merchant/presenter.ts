@@ -1,0 +1,65 @@
+import type { Language, Shipment, ShipmentStatus, Size } from '@locker/shared';
+import type { Sql, TransactionSql } from '../db/connect';
+
+/** A shipment row joined with its destination station, as every merchant read needs it. */
+export interface ShipmentView {
+  id: string;
+  organization_id: string;
+  tracking_number: string;
+  status: ShipmentStatus;
+  destination_station_id: string;
+  station_code: string;
+  station_name: string;
+  cabinet_sn: string;
+  slot_no: number | null;
+  parcel_size: Size;
+  recipient_name: string;
+  recipient_phone: string;
+  recipient_language: Language;
+  merchant_order_reference: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The columns of ShipmentView; `sh` is shipments, `s` its destination station. */
+export function shipmentColumns(db: Sql | TransactionSql) {
+  return db`
+    sh.id, sh.organization_id, sh.tracking_number, sh.status, sh.destination_station_id,
+    s.code as station_code, s.name as station_name, s.cabinet_sn, sh.slot_no, sh.parcel_size,
+    sh.recipient_name, sh.recipient_phone, sh.recipient_language, sh.merchant_order_reference,
+    sh.created_at, sh.updated_at`;
+}
+
+export async function shipmentView(
+  db: Sql | TransactionSql,
+  id: string,
+): Promise<ShipmentView | undefined> {
+  const [row] = await db<ShipmentView[]>`
+    select ${shipmentColumns(db)}
+      from shipments sh join stations s on s.id = sh.destination_station_id
+     where sh.id = ${id}`;
+  return row;
+}
+
+/**
+ * The merchant's view of a shipment, field by field: internal columns (pickup-code hash,
+ * courier, occupancy) can never leak through it, and the pickup code is never returned.
+ */
+export function presentShipment(row: ShipmentView): Shipment {
+  return {
+    id: row.id,
+    tracking_number: row.tracking_number,
+    status: row.status,
+    destination: { cabinet_sn: row.cabinet_sn, slot_no: row.slot_no },
+    destination_station_id: row.destination_station_id,
+    destination_station_code: row.station_code,
+    parcel_size: row.parcel_size,
+    recipient_name: row.recipient_name,
+    recipient_phone: row.recipient_phone,
+    recipient_language: row.recipient_language,
+    merchant_order_reference: row.merchant_order_reference,
+    label_url: `/api/v1/shipments/${row.id}/label`,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

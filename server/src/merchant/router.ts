@@ -1,0 +1,34 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { Services } from '../domain/services';
+import { authenticateOrganization } from './auth';
+import { renderLabel } from './label';
+import { merchantRateLimit } from './rateLimit';
+import { createShipment, getShipment, listShipments, ownShipment } from './shipments';
+import { track } from './tracking';
+
+function label(services: Services): Middleware {
+  return async (ctx) => {
+    const { id } = ctx.params as { id?: string };
+    const shipment = await ownShipment(services, ctx.state.organization.id, id);
+    ctx.type = 'application/pdf';
+    ctx.set('Content-Disposition', `inline; filename="label-${shipment.tracking_number}.pdf"`);
+    ctx.body = await renderLabel({ shipment, senderName: ctx.state.organization.name });
+  };
+}
+
+/** Part B of the interface: authenticate, limit, handle; all scoped to the key's organization. */
+export function merchantRouter(services: Services): Router {
+  const { sql, config } = services;
+  const router = new Router({ prefix: '/api/v1' });
+  const guard = [
+    authenticateOrganization(sql),
+    merchantRateLimit(sql, config.merchantRequestsPerMinute),
+  ];
+  router.post('/shipments', ...guard, createShipment(services));
+  router.get('/shipments', ...guard, listShipments(services));
+  router.get('/shipments/:id', ...guard, getShipment(services));
+  router.get('/shipments/:id/label', ...guard, label(services));
+  router.get('/track/:trackingNumber', ...guard, track(services));
+  return router;
+}

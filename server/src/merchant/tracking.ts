@@ -1,0 +1,36 @@
+import type { ShipmentStatus, Tracking } from '@locker/shared';
+import type { Middleware } from 'koa';
+import type { Services } from '../domain/services';
+import { problem } from '../http/problem';
+
+interface EventRow {
+  status: ShipmentStatus;
+  occurred_at: Date;
+  station_code: string | null;
+}
+
+/** GET /track/{trackingNumber}: status and history, only of the organization's parcels. */
+export function track({ sql }: Services): Middleware {
+  return async (ctx) => {
+    const { trackingNumber } = ctx.params as { trackingNumber: string };
+    const [shipment] = await sql<{ id: string; tracking_number: string; status: ShipmentStatus }[]>`
+      select id, tracking_number, status from shipments
+       where tracking_number = ${trackingNumber} and organization_id = ${ctx.state.organization.id}`;
+    if (!shipment) throw problem.notFound('No such parcel.');
+    const events = await sql<EventRow[]>`
+      select e.status, e.occurred_at, s.code as station_code
+        from tracking_events e left join stations s on s.id = e.station_id
+       where e.shipment_id = ${shipment.id}
+       order by e.occurred_at, e.id`;
+    const body: Tracking = {
+      tracking_number: shipment.tracking_number,
+      status: shipment.status,
+      events: events.map((e) => ({
+        status: e.status,
+        occurred_at: e.occurred_at.toISOString(),
+        ...(e.station_code ? { station_code: e.station_code } : {}),
+      })),
+    };
+    ctx.body = body;
+  };
+}

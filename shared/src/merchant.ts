@@ -1,0 +1,161 @@
+import { isValidPhoneNumber } from 'libphonenumber-js/max';
+import { z } from 'zod';
+import { LanguageSchema, SIZES, SizeSchema } from './common';
+
+// Part B of the interface. Field names are the spec's snake_case.
+
+export const SHIPMENT_STATUSES = [
+  'booked',
+  'ready_for_pickup',
+  'collected',
+  'return_started',
+  'returned_to_locker',
+  'return_collected',
+] as const;
+export const ShipmentStatusSchema = z.enum(SHIPMENT_STATUSES);
+export type ShipmentStatus = z.infer<typeof ShipmentStatusSchema>;
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+/** A real, dialable international number in E.164, judged by libphonenumber's metadata. */
+export const PhoneSchema = z.string().superRefine((value, ctx) => {
+  if (!E164.test(value) || !isValidPhoneNumber(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be a valid international phone number in E.164 form, e.g. +38344123456',
+      params: { code: 'invalid_phone' },
+    });
+  }
+});
+
+export const CreateShipmentRequestSchema = z
+  .strictObject({
+    /** Id of the destination station (the locker the recipient collects from). */
+    destination_station_id: z.guid({ error: 'must be the UUID of a station' }),
+    parcel_size: z.enum(SIZES, { error: `must be one of ${SIZES.join(', ')}` }),
+    /** Full name; the kiosk shows only the first word. */
+    recipient_name: z.string().trim().min(1, 'must not be empty').max(200),
+    recipient_phone: PhoneSchema,
+    /** Language of the pickup-code SMS. */
+    recipient_language: z.enum(['sq', 'sr', 'tr', 'en'], {
+      error: 'must be one of sq, sr, tr, en',
+    }),
+    merchant_order_reference: z.string().max(100).optional(),
+  })
+  .meta({
+    id: 'CreateShipmentRequest',
+    example: {
+      destination_station_id: '5b0e4a7e-2f1c-4d7e-9a51-0c3f6b8d2e41',
+      parcel_size: 'M',
+      recipient_name: 'Drita Gashi',
+      recipient_phone: '+38344123456',
+      recipient_language: 'sq',
+      merchant_order_reference: 'ORDER-10045',
+    },
+  });
+export type CreateShipmentRequest = z.infer<typeof CreateShipmentRequestSchema>;
+
+export const DestinationSchema = z.object({
+  cabinet_sn: z.string(),
+  /** Door position once deposited; null before. */
+  slot_no: z.number().int().nullable(),
+});
+
+export const ShipmentSchema = z
+  .object({
+    id: z.guid(),
+    tracking_number: z.string(),
+    status: ShipmentStatusSchema,
+    destination: DestinationSchema,
+    destination_station_id: z.guid(),
+    destination_station_code: z.string(),
+    parcel_size: SizeSchema,
+    recipient_name: z.string(),
+    recipient_phone: z.string(),
+    recipient_language: LanguageSchema,
+    merchant_order_reference: z.string().nullable(),
+    /** Where the 100x150 mm PDF label is. */
+    label_url: z.string(),
+    created_at: z.iso.datetime({ offset: true }),
+    updated_at: z.iso.datetime({ offset: true }),
+  })
+  .meta({
+    id: 'Shipment',
+    example: {
+      id: '0b5e2f57-8a1e-4c2e-9d7e-3f5c2a1b0c9d',
+      tracking_number: '4012888888881',
+      status: 'booked',
+      destination: { cabinet_sn: 'KR-CU16-0042', slot_no: null },
+      destination_station_id: '5b0e4a7e-2f1c-4d7e-9a51-0c3f6b8d2e41',
+      destination_station_code: 'PR01',
+      parcel_size: 'M',
+      recipient_name: 'Drita Gashi',
+      recipient_phone: '+38344123456',
+      recipient_language: 'sq',
+      merchant_order_reference: 'ORDER-10045',
+      label_url: '/api/v1/shipments/0b5e2f57-8a1e-4c2e-9d7e-3f5c2a1b0c9d/label',
+      created_at: '2026-11-22T09:30:00.000Z',
+      updated_at: '2026-11-22T09:30:00.000Z',
+    },
+  });
+export type Shipment = z.infer<typeof ShipmentSchema>;
+
+export const ShipmentListQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  /** `next_cursor` of the previous page. */
+  cursor: z.string().min(1).max(200).optional(),
+  status: ShipmentStatusSchema.optional(),
+});
+export type ShipmentListQuery = z.infer<typeof ShipmentListQuerySchema>;
+
+export const ShipmentListSchema = z
+  .object({ data: z.array(ShipmentSchema), next_cursor: z.string().nullable() })
+  .meta({ id: 'ShipmentList' });
+export type ShipmentList = z.infer<typeof ShipmentListSchema>;
+
+export const TrackingEventSchema = z.object({
+  status: ShipmentStatusSchema,
+  occurred_at: z.iso.datetime({ offset: true }),
+  station_code: z.string().optional(),
+});
+
+export const TrackingSchema = z
+  .object({
+    tracking_number: z.string(),
+    status: ShipmentStatusSchema,
+    /** Oldest first. */
+    events: z.array(TrackingEventSchema),
+  })
+  .meta({
+    id: 'Tracking',
+    example: {
+      tracking_number: '4012888888881',
+      status: 'ready_for_pickup',
+      events: [
+        { status: 'booked', occurred_at: '2026-11-22T09:30:00.000Z' },
+        {
+          status: 'ready_for_pickup',
+          occurred_at: '2026-11-22T14:05:12.000Z',
+          station_code: 'PR01',
+        },
+      ],
+    },
+  });
+export type Tracking = z.infer<typeof TrackingSchema>;
+
+export const WEBHOOK_EVENT_TYPES = [
+  'shipment.ready_for_pickup',
+  'shipment.collected',
+  'return.deposited',
+] as const;
+
+/** Body of a webhook delivery; `id` is the same on every retry of one event. */
+export const WebhookEventSchema = z
+  .object({
+    id: z.guid(),
+    type: z.enum(WEBHOOK_EVENT_TYPES),
+    created_at: z.iso.datetime({ offset: true }),
+    data: z.object({ shipment: ShipmentSchema }),
+  })
+  .meta({ id: 'WebhookEvent' });
+export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
