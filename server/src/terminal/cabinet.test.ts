@@ -1,7 +1,7 @@
 import { CabinetResponseSchema } from '@locker/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setDoorService } from '../admin/commands';
-import { startTestServer, type TestStack } from '../../test/harness';
+import { startTestServer, waitFor, type TestStack } from '../../test/harness';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -97,11 +97,15 @@ describe('GET /cabinet', () => {
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
 
+    // An operator's change reaches every instance by notification, within milliseconds.
     await setDoorService(stack.sql, scene.station.code, 2, 'out');
-    const afterService = await scene.terminal.api.get('/terminal/v1/cabinet', {
-      'If-None-Match': changed.headers.get('etag')!,
-    });
-    expect(afterService.status).toBe(200);
+    const afterService = await waitFor(async () => {
+      const answer = await scene.terminal.api.get('/terminal/v1/cabinet', {
+        'If-None-Match': changed.headers.get('etag')!,
+      });
+      return answer.status === 200 ? answer : undefined;
+    }, 2000);
+    expect(afterService.body.doors[1].status).toBe('out_of_service');
   });
 
   it('shows a terminal only its own station', async () => {

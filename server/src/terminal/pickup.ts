@@ -53,19 +53,17 @@ export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middlewar
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     const found = await sql.begin(async (tx) => {
-      const [shipment] = await tx<{ id: string; deposited_at: Date }[]>`
-        select id, deposited_at from shipments
+      const [shipment] = await tx<{ id: string }[]>`
+        select id from shipments
          where id = ${request.shipmentId}
            and destination_station_id = ${station.id}
            and status = 'ready_for_pickup'
          for update`;
       if (!shipment || !request.collected) return Boolean(shipment);
-      // A kiosk clock behind the server's cannot make a parcel collected before it arrived.
-      const collectedAt = at < shipment.deposited_at ? shipment.deposited_at : at;
       await tx`
         update shipments
-           set status = 'collected', status_at = ${collectedAt}, collected_at = ${collectedAt},
-               collected_late = ${collectedAt} > deposited_at + make_interval(hours => ${station.freeStorageHours}),
+           set status = 'collected', status_at = ${at}, collected_at = ${at},
+               collected_late = ${at} > deposited_at + make_interval(hours => ${station.freeStorageHours}),
                pickup_code_hash = null, updated_at = now()
          where id = ${shipment.id}`;
       await tx`delete from door_occupancy where shipment_id = ${shipment.id}`;

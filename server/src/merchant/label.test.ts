@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, startTestServer, type TestStack } from '../../test/harness';
+
+const run = promisify(execFile);
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestServer();
+});
+afterAll(() => stack.close());
+
+describe('GET /api/v1/shipments/{id}/label', () => {
+  it('is a 100x150 mm PDF whose Code 128 barcode a scanner reads as the tracking number', async () => {
+    const org = await stack.org('Dyqani i Lodrave');
+    const station = await stack.station('1:S', { name: 'Prizren Shadërvan', cabinetSn: 'KR-PZ-7' });
+    const api = client(stack.url, org.apiKey);
+    const shipment = (
+      await api.post('/api/v1/shipments', {
+        destination_station_id: station.id,
+        parcel_size: 'L',
+        recipient_name: 'Şükrü Gözütok',
+        recipient_phone: '+905321234567',
+        recipient_language: 'tr',
+        merchant_order_reference: 'SO-2026-0042',
+      })
+    ).body;
+
+    const response = await fetch(`${stack.url}/api/v1/shipments/${shipment.id}/label`, {
+      headers: { authorization: `Bearer ${org.apiKey}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    const pdf = Buffer.from(await response.arrayBuffer());
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+
+    const dir = mkdtempSync(path.join(tmpdir(), 'label-'));
+    const file = path.join(dir, 'label.pdf');
+    writeFileSync(file, pdf);
+    const info = (await run('pdfinfo', [file])).stdout;
+    const [, w, h] = /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(info) ?? [];
+    expect(Number(w) / (72 / 25.4)).toBeCloseTo(100, 1);
+    expect(Number(h) / (72 / 25.4)).toBeCloseTo(150, 1);
+    expect(info).toMatch(/Pages:\s+1/);
+
+    // What a courier's scanner does: read the printed barcode from the rendered page.
+    await run('pdftoppm', ['-r', '203', '-png', '-singlefile', file, path.join(dir, 'page')]);
+    const scanned = (
+      await run('zbarimg', ['--quiet', '--raw', '-Scode128.enable', path.join(dir, 'page.png')])
+    ).stdout.trim();
+    expect(scanned).toBe(shipment.tracking_number);
+
+    const text = (await run('pdftotext', ['-raw', file, '-'])).stdout;
+    for (const expected of [
+      'Şükrü Gözütok',
+      'Prizren Shadërvan',
+      'KR-PZ-7',
+      'SO-2026-0042',
+      'Dyqani i Lodrave',
+      shipment.tracking_number,
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect(text).toMatch(/DOOR SIZE\nL\n/);
+  });
+});

@@ -1,0 +1,54 @@
+import { CreateShipmentRequestSchema, ShipmentSchema, TrackingSchema } from '@locker/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../app';
+import { client, startTestServer, type TestStack } from '../../test/harness';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestServer();
+});
+afterAll(() => stack.close());
+
+/** Every route the application serves, as OpenAPI writes paths (`:id` becomes `{id}`). */
+function servedRoutes(): string[] {
+  const app = createApp({ config: { merchantRequestsPerMinute: 1 } } as never);
+  const routes: string[] = [];
+  for (const middleware of app.middleware) {
+    const router = (middleware as { router?: { stack: { path: string; methods: string[] }[] } })
+      .router;
+    for (const layer of router?.stack ?? []) {
+      for (const method of layer.methods.filter((m) => m !== 'HEAD')) {
+        routes.push(`${method.toLowerCase()} ${layer.path.replace(/:(\w+)/g, '{$1}')}`);
+      }
+    }
+  }
+  return routes;
+}
+
+describe('GET /openapi.json', () => {
+  it('documents every route the server serves, in OpenAPI 3.1', async () => {
+    const answer = await client(stack.url).get('/openapi.json');
+    expect(answer.status).toBe(200);
+    const doc = answer.body;
+    expect(doc.openapi).toBe('3.1.0');
+    const documented = Object.entries(doc.paths as Record<string, object>).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m} ${p}`),
+    );
+    const served = servedRoutes().filter((r) => r !== 'get /openapi.json');
+    expect(served.length).toBe(13);
+    expect(documented.sort()).toEqual(served.sort());
+  });
+
+  it('carries examples that the schemas themselves accept', async () => {
+    const doc = (await client(stack.url).get('/openapi.json')).body;
+    const schemas = doc.components.schemas;
+    expect(
+      CreateShipmentRequestSchema.safeParse(schemas.CreateShipmentRequest.example).success,
+    ).toBe(true);
+    expect(ShipmentSchema.safeParse(schemas.Shipment.example).success).toBe(true);
+    expect(TrackingSchema.safeParse(schemas.Tracking.example).success).toBe(true);
+    expect(schemas.Shipment.required).toEqual(
+      expect.arrayContaining(['id', 'tracking_number', 'status', 'destination']),
+    );
+  });
+});
