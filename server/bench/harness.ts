@@ -1,0 +1,205 @@
+import autocannon, { type Request } from 'autocannon';
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { REPO_ROOT } from '../src/config';
+import { connect, type Sql } from '../src/db/connect';
+import { ensureEmbeddedPostgres } from '../src/db/embedded';
+import { migrate } from '../src/db/migrate';
+
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+export const BENCH_SECRET = 'bench-pickup-secret';
+
+/** A fresh, migrated benchmark database on the embedded PostgreSQL (or BENCH_DATABASE_URL's server). */
+export async function benchDatabase(
+  name: string,
+): Promise<{ url: string; sql: Sql; stop: () => Promise<void> }> {
+  const embedded = await ensureEmbeddedPostgres({
+    dataDir: path.join(REPO_ROOT, '.data/bench-postgres'),
+    port: Number(process.env.BENCH_PG_PORT ?? 54359),
+    // 50,000 stations of 48 doors are ~400 MB with indexes: a production-sized buffer
+    // cache keeps them in memory, as any real deployment's would.
+    settings: ['shared_buffers=1GB', 'max_wal_size=4GB'],
+  });
+  const admin = connect(embedded.url, { max: 1 });
+  await admin`drop database if exists ${admin(name)} with (force)`;
+  await admin`create database ${admin(name)}`;
+  await admin.end();
+  const url = embedded.url.replace(/\/postgres$/, `/${name}`);
+  const sql = connect(url, { max: 4 });
+  await migrate(sql);
+  return {
+    url,
+    sql,
+    stop: async () => {
+      await sql.end();
+      await embedded.stop();
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The real server entry point in a child process: one instance, as in production. */
+export async function benchServer(databaseUrl: string, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      PICKUP_CODE_SECRET: BENCH_SECRET,
+      SMS_TRANSPORT: 'file:/dev/null',
+      // Real kiosks heartbeat every 60 s; the generator picks kiosks at random, so some go
+      // minutes without one. Keep the sweeper from marking them offline mid-run.
+      OFFLINE_AFTER_SECONDS: '86400',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (
+      await fetch(url).then(
+        () => true,
+        () => false,
+      )
+    )
+      return { url, stop: () => child.kill('SIGTERM') };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+export interface Figures {
+  run: string;
+  'req/s': number;
+  'p50 ms': number;
+  'p99 ms': number;
+  'max ms': number;
+  statuses: string;
+}
+
+/** One autocannon run: timed (SECONDS), or a fixed number of requests with `amount`. */
+export async function load(
+  run: string,
+  url: string,
+  options: Partial<autocannon.Options>,
+  requests: Request[],
+): Promise<Figures> {
+  const length = options.amount ? {} : { duration: SECONDS };
+  const result = await autocannon({ url, connections: 64, ...length, requests, ...options });
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .map(([code, s]) => `${code}:${(s as { count: number }).count}`)
+    .join(' ');
+  const failures =
+    (result.errors ? ` errors:${result.errors}` : '') +
+    (result.timeouts ? ` timeouts:${result.timeouts}` : '');
+  return {
+    run,
+    'req/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    'max ms': result.latency.max,
+    statuses: statuses + failures,
+  };
+}
+
+export const bearer = (token: string) => ({
+  authorization: `Bearer ${token}`,
+  'content-type': 'application/json',
+});
+export const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
+
+export interface PacedRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length
+    ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+    : 0;
+}
+
+/**
+ * Open-loop load at a steady `rate`: each millisecond sends what the schedule owes, and
+ * latency counts from a request's scheduled time, so a stalled generator or server shows
+ * as latency instead of as fewer requests (no coordinated omission). autocannon's rate
+ * option sends each second's quota in a burst, which measures its bursts, not the server.
+ */
+export async function paced(
+  run: string,
+  url: string,
+  rate: number,
+  next: () => PacedRequest,
+): Promise<Figures> {
+  const { default: http } = await import('node:http');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+  const target = new URL(url);
+  const latencies: number[] = [];
+  const statuses = new Map<string, number>();
+  const start = performance.now();
+  const end = start + SECONDS * 1000;
+  let sent = 0;
+  const inFlight = new Set<Promise<void>>();
+  const send = (scheduled: number) => {
+    const r = next();
+    const done = new Promise<void>((resolve) => {
+      const req = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: r.method,
+          path: r.path,
+          headers: r.headers,
+          agent,
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - scheduled);
+            statuses.set(String(res.statusCode), (statuses.get(String(res.statusCode)) ?? 0) + 1);
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        statuses.set('error', (statuses.get('error') ?? 0) + 1);
+        resolve();
+      });
+      req.end(r.body);
+    });
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
+  };
+  while (performance.now() < end) {
+    const owed = Math.floor(((performance.now() - start) / 1000) * rate);
+    while (sent < owed) send(start + (sent++ * 1000) / rate);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    run,
+    'req/s': Math.round(sorted.length / SECONDS),
+    'p50 ms': Math.round(percentile(sorted, 50) * 10) / 10,
+    'p99 ms': Math.round(percentile(sorted, 99) * 10) / 10,
+    'max ms': Math.round((sorted.at(-1) ?? 0) * 10) / 10,
+    statuses: [...statuses].map(([k, v]) => `${k}:${v}`).join(' '),
+  };
+}
