@@ -74,7 +74,7 @@ async function main() {
 
     // Steady state: per kiosk a heartbeat every 60 s and a poll every 15 s (4 polls per
     // heartbeat), paced at the fleet's rate. Polling kiosks hold their last ETag.
-    const mix = (withEtag: boolean) => (): PacedRequest => {
+    const mix = (changedShare: number) => (): PacedRequest => {
       const i = Math.floor(Math.random() * s.tokens.length);
       if (Math.random() < 0.2) {
         return {
@@ -85,18 +85,20 @@ async function main() {
         };
       }
       const headers: Record<string, string> = auth(s.tokens[i]!);
-      if (withEtag) headers['if-none-match'] = s.etags[i]!;
+      // A poll whose grid changed since the last one carries no matching ETag.
+      if (Math.random() >= changedShare) headers['if-none-match'] = s.etags[i]!;
       return { method: 'GET', path: '/terminal/v1/cabinet', headers };
     };
     figures.push(
-      await paced(`steady mix, paced ${STEADY_RATE}/s`, server.url, STEADY_RATE, mix(true)),
+      await paced(`steady mix, paced ${STEADY_RATE}/s`, server.url, STEADY_RATE, mix(0)),
     );
+    // Busy hours: one poll in ten finds its grid changed and gets the full body.
     figures.push(
       await paced(
-        `steady mix, no ETags held, paced ${STEADY_RATE}/s`,
+        `busy mix (10% grids changed), paced ${STEADY_RATE}/s`,
         server.url,
         STEADY_RATE,
-        mix(false),
+        mix(0.1),
       ),
     );
     figures.push(
