@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { SerialPortMock } from 'serialport';
+import { SimulatedCabinet, type CabinetOptions } from '../src/simulator/cabinet';
+import { RequestParser } from '../src/simulator/requestParser';
+import { serialTransport } from '../src/transport/serial';
+
+interface MockPort {
+  write(buffer: Buffer): Promise<void>;
+  emitData(data: Buffer): void;
+}
+
+/**
+ * A serial port on serialport's mock binding with a simulated cabinet behind it. Replies
+ * are fed back in pieces of 1 to 4 bytes, as USB adapters deliver them; `written` keeps
+ * every request frame the driver sent, in order.
+ */
+export function mockBoard(options: CabinetOptions & { silent?: boolean }) {
+  const cabinet = new SimulatedCabinet(options);
+  const path = `/dev/mock-${randomBytes(4).toString('hex')}`;
+  SerialPortMock.binding.createPort(path, { echo: false, record: true });
+  const written: Buffer[] = [];
+  const transport = serialTransport({
+    path,
+    mock: true,
+    onOpened: (port) => {
+      const binding = (port as SerialPortMock).port as unknown as MockPort;
+      const parser = new RequestParser();
+      const write = binding.write.bind(binding);
+      binding.write = async (buffer: Buffer) => {
+        await write(buffer);
+        for (const request of parser.push(buffer)) {
+          written.push(request.raw);
+          if (options.silent) continue;
+          const reply = Buffer.concat(cabinet.handle(request));
+          for (let at = 0; at < reply.length;) {
+            const size = 1 + Math.floor(Math.random() * 4);
+            const piece = reply.subarray(at, at + size);
+            at += size;
+            setImmediate(() => binding.emitData(piece));
+          }
+        }
+      };
+    },
+  });
+  return { cabinet, transport, written, path };
+}
