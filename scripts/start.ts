@@ -57,22 +57,26 @@ function banner(url: string, demo: Demo | undefined): string {
   if (!demo)
     return `Server: ${url} (database not empty and no .data/demo.json: no demo credentials to show)`;
   const t = `curl -s -H "Authorization: Bearer ${demo.terminalToken}"`;
+  const m = `curl -s -H "Authorization: Bearer ${demo.apiKey}"`;
   return `
 Parcel locker stack is up.
 
-  Server               ${url}
+  Server               ${url}   (OpenAPI: ${url}/openapi.json)
   Demo station         ${demo.stationCode} (id ${demo.stationId})
   Terminal token       ${demo.terminalToken}
   Courier number       ${demo.courierNumber}
   Merchant API key     ${demo.apiKey}
 
-Walk a parcel through the terminal interface (SMS with the pickup code appear below):
-  1. register a shipment (domain function; the merchant HTTP interface arrives with /api/v1):
-       pnpm admin --help
-  2. the door grid:      ${t} ${url}/terminal/v1/cabinet
-  3. heartbeat:          ${t} -X POST ${url}/terminal/v1/heartbeat
-  4. deposit:            ${t} -X POST ${url}/terminal/v1/deposit -d '{"courierNo":"${demo.courierNumber}","trackingNumber":"<tracking number>"}'
-  5. pick up:            ${t} -X POST ${url}/terminal/v1/pickup -d '{"code":"<code from the SMS>"}'
+Walk a parcel through (each SMS, with its pickup code, is printed below as it is sent):
+  1. a shop registers a shipment (note its tracking_number and id):
+       ${m} -X POST ${url}/api/v1/shipments -H 'Content-Type: application/json' \\
+         -d '{"destination_station_id":"${demo.stationId}","parcel_size":"S","recipient_name":"Drita Gashi","recipient_phone":"+38344123456","recipient_language":"sq"}'
+  2. its label:          ${m} ${url}/api/v1/shipments/<id>/label -o label.pdf
+  3. the door grid:      ${t} ${url}/terminal/v1/cabinet
+  4. courier deposits:   ${t} -X POST ${url}/terminal/v1/deposit -d '{"courierNo":"${demo.courierNumber}","trackingNumber":"<tracking_number>"}'
+  5. customer picks up:  ${t} -X POST ${url}/terminal/v1/pickup -d '{"code":"<code from the SMS>"}'
+  6. door closed:        ${t} -X POST ${url}/terminal/v1/door/confirm -d '{"shipmentId":"<id>","collected":true}'
+  7. the shop tracks it: ${m} ${url}/api/v1/track/<tracking_number>
 `;
 }
 
