@@ -91,6 +91,24 @@ describe('LockBoard', () => {
     await expect(board.setUnlockTime(1, 5)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
+  it('cycles every door, naming the ones that did not open or were left open', async () => {
+    const { board, cabinet } = await connect({ boards: 1, autoCloseMs: 10 });
+    cabinet.jam(4);
+    cabinet.closeAfterOpen(9, 10_000, false);
+    const results = await board.cycle(150);
+    expect(results).toHaveLength(16);
+    expect(results.filter((r) => !r.ok).map((r) => [r.position, r.opened, r.closed])).toEqual([
+      [4, 'did_not_open', null],
+      [9, 'opened', 'left_open'],
+    ]);
+    expect(results.find((r) => r.position === 1)).toEqual({
+      position: 1,
+      opened: 'opened',
+      closed: 'closed_empty',
+      ok: true,
+    });
+  });
+
   it('answers a missing board with TIMEOUT rather than hanging', async () => {
     const { board } = await connect({ boards: 1 }, { boards: 2, replyTimeoutMs: 50 });
     await expect(board.status()).rejects.toMatchObject({ code: 'TIMEOUT' });

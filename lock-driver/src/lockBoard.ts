@@ -17,6 +17,13 @@ export type OpenOutcome = 'opened' | 'did_not_open';
 /** What became of a door after it was seen open. */
 export type CloseOutcome = 'closed_with_item' | 'closed_empty' | 'left_open';
 
+export interface CycleResult {
+  position: number;
+  opened: OpenOutcome;
+  closed: CloseOutcome | null;
+  ok: boolean;
+}
+
 export interface LockBoardOptions {
   transport: Transport;
   /** Boards on the bus (numbered 0 to boards - 1), for `status()`. */
@@ -168,6 +175,34 @@ export class LockBoard {
       quietAfterMs: 600,
     });
     return ((frame!.data[2] << 8) | frame!.data[3]) * 10;
+  }
+
+  /**
+   * Opens every door in turn and waits for each to be closed again: the technician's
+   * cycle test. Answers each door's outcome; failures are doors that did not open or
+   * were not closed within `closeTimeoutMs`.
+   */
+  async cycle(
+    closeTimeoutMs: number,
+    onDoor?: (result: CycleResult) => void,
+  ): Promise<CycleResult[]> {
+    const results: CycleResult[] = [];
+    for (const { position } of await this.status()) {
+      const opened = await this.open(position);
+      const closed =
+        opened.outcome === 'opened'
+          ? (await this.waitClosed(position, closeTimeoutMs, 50)).outcome
+          : null;
+      const result = {
+        position,
+        opened: opened.outcome,
+        closed,
+        ok: opened.outcome === 'opened' && closed !== 'left_open',
+      };
+      onDoor?.(result);
+      results.push(result);
+    }
+    return results;
   }
 
   async close(): Promise<void> {

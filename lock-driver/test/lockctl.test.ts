@@ -21,9 +21,13 @@ let simulator: ReturnType<typeof spawn>;
 let where = '';
 beforeAll(async () => {
   // The technician's own simulator, as `lockctl simulate` runs it, on a pseudo-terminal.
-  simulator = spawn(process.execPath, [BIN, 'simulate', '--boards', '2', '--json'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  simulator = spawn(
+    process.execPath,
+    [BIN, 'simulate', '--boards', '2', '--auto-close', '150', '--json'],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   where = await new Promise<string>((resolve) => {
     let out = '';
     simulator.stdout!.on('data', (c: Buffer) => {
@@ -51,14 +55,50 @@ describe('lockctl', () => {
     expect(text.stdout).toMatch(/door {2}32 {2}closed {2}empty/);
   });
 
-  it('opens one door and reports it seen open', async () => {
-    const open = await lockctl('open', '--port', where, '--position', '5', '--json');
+  it('opens one door, reports it seen open, then waits for it to be closed', async () => {
+    const open = await lockctl('open', '--port', where, '--position', '5', '--wait', '2', '--json');
     expect(open.code).toBe(0);
-    expect(JSON.parse(open.stdout)).toMatchObject({ position: 5, outcome: 'opened' });
-    const after = JSON.parse(
-      (await lockctl('status', '--port', where, '--boards', '1', '--json')).stdout,
-    ) as { doors: { position: number; closed: boolean }[] };
-    expect(after.doors.find((d) => d.position === 5)?.closed).toBe(false);
+    expect(JSON.parse(open.stdout)).toMatchObject({
+      position: 5,
+      outcome: 'opened',
+      afterOpen: 'closed_empty',
+    });
+    const text = await lockctl('open', '--port', where, '--position', '6');
+    expect(text.stdout).toMatch(/^door 6: opened in \d+ ms/);
+  });
+
+  it('runs the open-all cycle test over a board and reports every door closed again', async () => {
+    const cycle = await lockctl('cycle', '--port', where, '--boards', '1', '--wait', '2', '--json');
+    expect(cycle.code).toBe(0);
+    const report = JSON.parse(cycle.stdout) as { results: { ok: boolean }[]; failed: number[] };
+    expect(report.results).toHaveLength(16);
+    expect(report.failed).toEqual([]);
+  });
+
+  it('monitors the bus, printing every frame in hex with a timestamp', async () => {
+    const monitor = spawn(
+      process.execPath,
+      [BIN, 'monitor', '--port', where, '--interval', '50', '--json'],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    const lines = await new Promise<string[]>((resolve) => {
+      let out = '';
+      monitor.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        const complete = out.split('\n').filter(Boolean);
+        if (complete.length >= 4) resolve(complete.slice(0, 4));
+      });
+    });
+    monitor.kill();
+    const frames = lines.map(
+      (l) => JSON.parse(l) as { at: string; direction: string; frame: string },
+    );
+    expect(frames[0]).toMatchObject({ direction: 'tx', frame: '02 00 30 03 35' });
+    expect(frames[1]).toMatchObject({
+      direction: 'rx',
+      frame: expect.stringMatching(/^02 00 35 /),
+    });
+    expect(Date.parse(frames[0]!.at)).not.toBeNaN();
   });
 
   it('reads and sets the unlock time', async () => {

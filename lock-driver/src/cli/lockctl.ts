@@ -2,12 +2,12 @@
 import { parseArgs } from 'node:util';
 import { LockBoard } from '../lockBoard';
 import { LockDriverError } from '../errors';
-import { BAUD_RATES, type BaudRate } from '../protocol/frame';
 import { SimulatedCabinet } from '../simulator/cabinet';
 import { servePty, serveTcp } from '../simulator/serve';
 import { serialTransport } from '../transport/serial';
 import { tcpTransport } from '../transport/tcp';
 import { listPorts } from './ports';
+import { probeBaudRates } from '../probe';
 
 const USAGE = `lockctl: field diagnostics for Kerong KR-CU16 door-controller boards
 
@@ -20,7 +20,8 @@ const USAGE = `lockctl: field diagnostics for Kerong KR-CU16 door-controller boa
                                                  wait for it to be closed, report failures
   lockctl unlock-time CONNECTION --board B [--set MS]
   lockctl monitor CONNECTION [--boards N] [--interval MS]   print every frame in hex
-  lockctl simulate --boards N [--tcp PORT] [--baud B]       a simulated cabinet
+  lockctl simulate --boards N [--tcp PORT] [--baud B] [--auto-close MS]
+                                                 a simulated cabinet (doors shut MS after opening)
 
 CONNECTION: --port /dev/ttyUSB0 [--baud 19200] | --tcp HOST:PORT
 Options: --json (one JSON document on stdout), --inverted-hook (normally-closed wiring)`;
@@ -86,15 +87,7 @@ const commands: Record<string, (v: Values) => Promise<Output>> = {
     return { json: { ports }, text };
   },
   probe: async (v) => {
-    const results: { baud: BaudRate; boards: number[] }[] = [];
-    for (const baud of BAUD_RATES) {
-      const board = await LockBoard.connect({ transport: transportFrom(v, baud), boards: 1 });
-      try {
-        results.push({ baud, boards: await board.scan(400) });
-      } finally {
-        await board.close();
-      }
-    }
+    const results = await probeBaudRates((baud) => transportFrom(v, baud));
     const answering = results.filter((r) => r.boards.length > 0);
     const text = answering.length
       ? answering.map((r) => `${r.baud} baud: boards ${r.boards.join(', ')}`).join('\n')
@@ -140,21 +133,13 @@ const commands: Record<string, (v: Values) => Promise<Output>> = {
     }),
   cycle: (v) =>
     withBoard(v, async (board) => {
-      const wait = int(v, 'wait', 30) * 1000;
-      const results = [];
-      for (const { position } of await board.status()) {
-        const opened = await board.open(position);
-        const closed =
-          opened.outcome === 'opened'
-            ? (await board.waitClosed(position, wait)).outcome
-            : undefined;
-        results.push({ position, opened: opened.outcome, closed: closed ?? null });
+      const results = await board.cycle(int(v, 'wait', 30) * 1000, (r) => {
         if (!v.json)
           process.stderr.write(
-            `door ${position}: ${opened.outcome}${closed ? `, ${closed}` : ''}\n`,
+            `door ${r.position}: ${r.opened}${r.closed ? `, ${r.closed}` : ''}\n`,
           );
-      }
-      const failed = results.filter((r) => r.opened !== 'opened' || r.closed === 'left_open');
+      });
+      const failed = results.filter((r) => !r.ok);
       const text = failed.length
         ? `FAILED: ${failed.map((f) => `door ${f.position} (${f.closed ?? f.opened})`).join(', ')}`
         : `all ${results.length} doors opened and closed`;
@@ -191,9 +176,11 @@ const commands: Record<string, (v: Values) => Promise<Output>> = {
     return { json: null, text: '' };
   },
   simulate: async (v) => {
+    const autoClose = str(v, 'auto-close');
     const cabinet = new SimulatedCabinet({
       boards: int(v, 'boards', 1),
       hookBitMeansClosed: !v['inverted-hook'],
+      ...(autoClose === undefined ? {} : { autoCloseMs: int(v, 'auto-close') }),
     });
     const wire = { baudRate: int(v, 'baud', 19200) };
     const where = str(v, 'tcp')
@@ -226,6 +213,7 @@ async function main(argv: string[]): Promise<number> {
       board: { type: 'string' },
       set: { type: 'string' },
       interval: { type: 'string' },
+      'auto-close': { type: 'string' },
       json: { type: 'boolean' },
       'inverted-hook': { type: 'boolean' },
       help: { type: 'boolean' },

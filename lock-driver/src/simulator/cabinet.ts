@@ -27,6 +27,8 @@ export interface CabinetOptions {
   openDelayMs?: number;
   /** Positions holding an item at start. */
   itemsAt?: number[];
+  /** Demo mode: every opened door is shut again this long after it opened, item unchanged. */
+  autoCloseMs?: number;
 }
 
 /**
@@ -129,6 +131,8 @@ export class SimulatedCabinet extends EventEmitter {
       const next = lock.onNextOpen;
       lock.onNextOpen = undefined;
       if (next) this.later(next.closeAfterMs, () => this.closeDoor(position, next.itemPresent));
+      else if (this.options.autoCloseMs !== undefined)
+        this.later(this.options.autoCloseMs, () => this.closeDoor(position));
     });
   }
 
