@@ -160,7 +160,17 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
       const code = await stack.pickupCodeSentTo(shipment.recipient_phone);
       return { shipment, door: answer.body.door as number, code };
     };
-    return { org, station, terminal, courier, deposit };
+    /** A parcel deposited, then picked up with its code and confirmed collected. */
+    const collected = async (options: Parameters<typeof stack.shipment>[2] = {}) => {
+      const { shipment, code } = await deposit(options);
+      const picked = await terminal.api.post('/terminal/v1/pickup', { code });
+      await terminal.api.post('/terminal/v1/door/confirm', {
+        shipmentId: picked.body.shipmentId,
+        collected: true,
+      });
+      return shipment;
+    };
+    return { org, station, terminal, courier, deposit, collected };
   };
 
   return { ...stack, scene };

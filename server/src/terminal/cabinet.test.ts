@@ -44,12 +44,7 @@ describe('GET /cabinet', () => {
 
   it('shows a door held for a return as occupied with no parcel, and a deposited return as kind return', async () => {
     const scene = await stack.scene('1:S,2:S');
-    const { shipment, code } = await scene.deposit();
-    const picked = await scene.terminal.api.post('/terminal/v1/pickup', { code });
-    await scene.terminal.api.post('/terminal/v1/door/confirm', {
-      shipmentId: picked.body.shipmentId,
-      collected: true,
-    });
+    const shipment = await scene.collected();
     const started = await scene.terminal.api.post('/terminal/v1/return', {
       trackingNumber: shipment.tracking_number,
     });

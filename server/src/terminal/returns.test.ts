@@ -8,19 +8,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-type Scene = Awaited<ReturnType<TestStack['scene']>>;
-
-/** A parcel deposited and collected at the scene's station: eligible for return. */
-async function collectedParcel(scene: Scene, size: 'S' | 'M' = 'S') {
-  const { shipment, code } = await scene.deposit({ size });
-  const picked = await scene.terminal.api.post('/terminal/v1/pickup', { code });
-  await scene.terminal.api.post('/terminal/v1/door/confirm', {
-    shipmentId: picked.body.shipmentId,
-    collected: true,
-  });
-  return shipment;
-}
-
 async function statusOf(id: string) {
   const [row] = await stack.sql`select status from shipments where id = ${id}`;
   return row?.status as string;
@@ -29,7 +16,7 @@ async function statusOf(id: string) {
 describe('POST /return', () => {
   it('holds the smallest free door for a collected parcel without recording the return', async () => {
     const scene = await stack.scene('1:S,2:S,3:M');
-    const parcel = await collectedParcel(scene);
+    const parcel = await scene.collected();
     const answer = await scene.terminal.api.post('/terminal/v1/return', {
       trackingNumber: parcel.tracking_number,
     });
@@ -44,7 +31,7 @@ describe('POST /return', () => {
 
   it('resumes an open return with the same door and returnId', async () => {
     const scene = await stack.scene('1:S,2:S');
-    const parcel = await collectedParcel(scene);
+    const parcel = await scene.collected();
     const first = await scene.terminal.api.post('/terminal/v1/return', {
       trackingNumber: parcel.tracking_number,
     });
@@ -59,7 +46,7 @@ describe('POST /return', () => {
 
   it('answers 409 cabinet_full and keeps the same returnId for the retry once a door is free', async () => {
     const scene = await stack.scene('1:S,2:S');
-    const parcel = await collectedParcel(scene);
+    const parcel = await scene.collected();
     const blocker = await scene.deposit();
     const blocker2 = await scene.deposit();
     const full = await scene.terminal.api.post('/terminal/v1/return', {
@@ -87,8 +74,8 @@ describe('POST /return', () => {
     const scene = await stack.scene('1:S,2:S,3:S');
     const other = await stack.scene('1:S');
     const notCollected = await scene.deposit();
-    const foreign = await collectedParcel(other);
-    const old = await collectedParcel(scene);
+    const foreign = await other.collected();
+    const old = await scene.collected();
     await stack.sql`update shipments set collected_at = now() - interval '15 days' where id = ${old.id}`;
     for (const trackingNumber of [
       notCollected.shipment.tracking_number,
@@ -121,7 +108,7 @@ describe('POST /return', () => {
 describe('POST /return/confirm', () => {
   it('records a deposited return once: the door holds a return parcel and a repeat is 404', async () => {
     const scene = await stack.scene('1:S,2:S');
-    const parcel = await collectedParcel(scene);
+    const parcel = await scene.collected();
     const started = await scene.terminal.api.post('/terminal/v1/return', {
       trackingNumber: parcel.tracking_number,
     });
@@ -153,7 +140,7 @@ describe('POST /return/confirm', () => {
 
   it('releases the door on deposited false and lets the customer retry the same return', async () => {
     const scene = await stack.scene('1:S');
-    const parcel = await collectedParcel(scene);
+    const parcel = await scene.collected();
     const started = await scene.terminal.api.post('/terminal/v1/return', {
       trackingNumber: parcel.tracking_number,
     });
@@ -175,7 +162,7 @@ describe('POST /return/confirm', () => {
   it('answers 404 to a return of another station and 400 to a malformed one', async () => {
     const scene = await stack.scene('1:S');
     const other = await stack.scene('1:S');
-    const parcel = await collectedParcel(scene);
+    const parcel = await scene.collected();
     const started = await scene.terminal.api.post('/terminal/v1/return', {
       trackingNumber: parcel.tracking_number,
     });

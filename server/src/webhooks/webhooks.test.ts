@@ -111,12 +111,7 @@ describe('webhooks', () => {
   it('notifies collection and a deposited return (the spec’s “merchant notified”)', async () => {
     const scene = await stack.scene('1:S,2:S');
     await setOrganizationWebhook(stack.sql, scene.org.id, hook.url);
-    const { shipment, code } = await scene.deposit();
-    const picked = await scene.terminal.api.post('/terminal/v1/pickup', { code });
-    await scene.terminal.api.post('/terminal/v1/door/confirm', {
-      shipmentId: picked.body.shipmentId,
-      collected: true,
-    });
+    const shipment = await scene.collected();
     const started = await scene.terminal.api.post('/terminal/v1/return', {
       trackingNumber: shipment.tracking_number,
     });
