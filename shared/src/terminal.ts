@@ -116,3 +116,9 @@ export const TerminalConfigSchema = z.strictObject({
   app_version: z.string().nullable(),
 });
 export type TerminalConfig = z.infer<typeof TerminalConfigSchema>;
+
+/** Extension (docs/terminal-extensions.md): a door the kiosk unlocked but never saw open. */
+export const DoorFaultRequestSchema = z.strictObject({
+  position: z.number().int().min(1),
+});
+export type DoorFaultRequest = z.infer<typeof DoorFaultRequestSchema>;

@@ -4,6 +4,7 @@ import {
   CourierVerifyResponseSchema,
   CreateShipmentRequestSchema,
   DepositRequestSchema,
+  DoorFaultRequestSchema,
   DepositResponseSchema,
   DoorConfirmRequestSchema,
   HeartbeatRequestSchema,
@@ -147,6 +148,12 @@ export function openApiDocument() {
         HeartbeatRequestSchema,
         TerminalConfigSchema,
         [400, 401],
+      ),
+      '/terminal/v1/door/fault': terminalPost(
+        'Extension: report a door that would not open; takes it out of service',
+        DoorFaultRequestSchema,
+        OkResponseSchema,
+        [400, 401, 404],
       ),
       '/api/v1/shipments': {
         post: {

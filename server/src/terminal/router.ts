@@ -5,6 +5,7 @@ import { cabinet } from './cabinet';
 import { courierVerify, deposit } from './deposit';
 import { heartbeat } from './heartbeat';
 import { doorConfirm, pickup } from './pickup';
+import { doorFault } from './doorFault';
 import { rateLimit } from './rateLimit';
 import { confirmReturnRoute, startReturnRoute } from './returns';
 
@@ -29,6 +30,8 @@ export function terminalRouter(services: Services): Router {
     startReturnRoute(services),
   );
   router.post('/return/confirm', online, confirmReturnRoute(services));
+  // Extensions beyond the spec (docs/terminal-extensions.md).
+  router.post('/door/fault', online, doorFault(services));
   router.post(
     '/heartbeat',
     authenticateTerminal(sql, authCache, { allowOffline: true }),

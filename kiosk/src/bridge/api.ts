@@ -1,0 +1,50 @@
+import type { CabinetResponse, TerminalConfig } from '@locker/shared';
+
+// The one interface between the touchscreen and the kiosk core. Electron's preload and
+// the browser host both implement it; the renderer only ever sees this.
+
+/** Why a request to the service did not do what was asked, as the screen must tell it. */
+export type Refusal =
+  | { kind: 'invalid_code' }
+  | { kind: 'rate_limited'; retryAfterSeconds: number }
+  | { kind: 'unavailable' }
+  | { kind: 'courier_not_verified' }
+  | { kind: 'not_found' }
+  | { kind: 'cabinet_full'; size: string | null }
+  | { kind: 'door_failed'; door: number };
+
+export type DoorOpened = { kind: 'door_open'; door: number };
+
+/** The door a customer or courier is working at, as the screen shows it. */
+export interface DoorSession {
+  kind: 'pickup' | 'deposit' | 'return';
+  door: number;
+  phase: 'open' | 'closed' | 'left_open';
+  /** Set when the door was closed: what the sensors saw. */
+  itemPresent?: boolean;
+}
+
+export interface KioskState {
+  /** The last heartbeat got through. */
+  online: boolean;
+  config: TerminalConfig | null;
+  cabinet: CabinetResponse | null;
+  session: DoorSession | null;
+  /** Confirms waiting in the offline queue. */
+  pendingConfirms: number;
+  /** Confirms that could not be delivered within 7 days, kept aside for operations. */
+  stuckConfirms: number;
+}
+
+export interface KioskApi {
+  getState(): Promise<KioskState>;
+  pickup(code: string): Promise<DoorOpened | Refusal>;
+  verifyCourier(courierNo: string): Promise<{ kind: 'verified'; courierName: string } | { kind: 'unknown' } | Refusal>;
+  deposit(courierNo: string, trackingNumber: string): Promise<DoorOpened | Refusal>;
+  startReturn(trackingNumber: string): Promise<DoorOpened | Refusal>;
+  /** The customer gave up: the return door is released once it is closed. */
+  cancelReturn(): Promise<{ kind: 'cancelled' }>;
+}
+
+export type KioskMethod = keyof KioskApi;
+export const KIOSK_METHODS = ['getState', 'pickup', 'verifyCourier', 'deposit', 'startReturn', 'cancelReturn'] as const satisfies readonly KioskMethod[];

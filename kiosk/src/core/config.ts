@@ -1,0 +1,58 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const LockSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('serial'), path: z.string().min(1), baudRate: z.number().int().default(19200) }),
+  z.strictObject({ kind: z.literal('tcp'), host: z.string().min(1), port: z.number().int().min(1).max(65535) }),
+  /** Development and demos: a simulated cabinet in process. */
+  z.strictObject({ kind: z.literal('simulator'), boards: z.number().int().min(1).max(10), autoCloseMs: z.number().int().positive().optional() }),
+]);
+
+export const KioskConfigSchema = z.strictObject({
+  serverUrl: z.url({ protocol: /^https?$/ }),
+  /** Kept in this file, which must not be readable by other users (0600). */
+  deviceToken: z.string().min(16),
+  lock: LockSchema,
+  /** Vendor wiring unless the cabinet uses normally-closed switches. */
+  hookBitMeansClosed: z.boolean().default(true),
+  positionOverrides: z.record(z.string(), z.strictObject({ board: z.number().int().min(0).max(9), lock: z.number().int().min(0).max(15) })).default({}),
+  /** Where the offline queue (SQLite) lives. */
+  dataDir: z.string().min(1),
+  heartbeatIntervalSeconds: z.number().positive().default(60),
+  cabinetPollSeconds: z.number().positive().default(15),
+  /** How long a door may stay open before it counts as left open. */
+  doorCloseTimeoutSeconds: z.number().positive().default(120),
+  appVersion: z.string().max(64).default('kiosk-1.0.0'),
+});
+export type KioskConfig = z.infer<typeof KioskConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads and checks the kiosk's one configuration file. Every mistake is named with its
+ * field, and a device token readable by other users is refused outright.
+ */
+export function loadKioskConfig(file: string): KioskConfig {
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    throw new ConfigError(`configuration file ${file} not found`);
+  }
+  if ((stat.mode & 0o077) !== 0) {
+    throw new ConfigError(`${file} holds the device token and must be readable by its owner only: chmod 600 ${file}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = KioskConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(file)'}: ${i.message}`).join('\n');
+    throw new ConfigError(`${file} has mistakes:\n${problems}`);
+  }
+  return { ...parsed.data, dataDir: path.resolve(path.dirname(file), parsed.data.dataDir) };
+}

@@ -1,0 +1,108 @@
+import type { KioskDatabase } from './database';
+import type { TerminalClient } from './client';
+
+export type ConfirmKind = 'door' | 'return';
+
+interface Row {
+  id: number;
+  kind: ConfirmKind;
+  body: string;
+  occurred_at: string;
+  attempts: number;
+}
+
+const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+
+export interface QueueEvents {
+  /** A confirm could not be delivered in 7 days: kept aside, operations must hear of it. */
+  stuck(confirm: { kind: ConfirmKind; body: object; reason: string }): void;
+  changed(): void;
+}
+
+/**
+ * Every confirm is written here, with `occurred_at` = the time the door closed, before it
+ * is sent, and leaves only when the service answered 200 (done) or 404 (done before).
+ * Anything else keeps it for replay, in order, with backoff.
+ */
+export class ConfirmQueue {
+  private replaying: Promise<void> | undefined;
+  private backoffMs = 1000;
+
+  constructor(
+    private readonly db: KioskDatabase,
+    private readonly client: TerminalClient,
+    private readonly events: QueueEvents,
+    private readonly now = () => Date.now(),
+  ) {}
+
+  /** Synchronous, durable write; returns once it is on disk. */
+  add(kind: ConfirmKind, body: Record<string, unknown>, occurredAt: Date): void {
+    const stored = { ...body, occurred_at: occurredAt.toISOString() };
+    this.db
+      .prepare('insert into confirms (kind, body, occurred_at, next_attempt_at, created_at) values (?, ?, ?, ?, ?)')
+      .run(kind, JSON.stringify(stored), stored.occurred_at, this.now(), this.now());
+    this.events.changed();
+  }
+
+  pending(): number {
+    return (this.db.prepare('select count(*) as n from confirms').get() as { n: number }).n;
+  }
+
+  stuck(): number {
+    return (this.db.prepare('select count(*) as n from stuck_confirms').get() as { n: number }).n;
+  }
+
+  /** Sends what is due, oldest first; one replay at a time. */
+  replay(): Promise<void> {
+    this.replaying ??= this.drain().finally(() => (this.replaying = undefined));
+    return this.replaying;
+  }
+
+  private async drain(): Promise<void> {
+    const next = this.db.prepare('select id, kind, body, occurred_at, attempts from confirms where next_attempt_at <= ? order by id limit 1');
+    for (;;) {
+      const row = next.get(this.now()) as Row | undefined;
+      if (!row) return;
+      if (this.now() - Date.parse(row.occurred_at) > MAX_AGE_MS) {
+        this.setAside(row, 'older than 7 days: the service no longer accepts it');
+        continue;
+      }
+      const answer = await this.client.confirm(row.kind, JSON.parse(row.body) as object);
+      if (answer.ok || answer.status === 404) {
+        this.db.prepare('delete from confirms where id = ?').run(row.id);
+        this.backoffMs = 1000;
+        this.events.changed();
+        continue;
+      }
+      if (answer.status === 400) {
+        // The service refuses it for good (occurred_at out of range): retrying cannot help.
+        this.setAside(row, `refused: ${answer.code ?? answer.status}`);
+        continue;
+      }
+      // Network, 5xx, 401 (offline mark), 429: keep it, and keep the order, for later.
+      this.db
+        .prepare('update confirms set attempts = attempts + 1, last_error = ?, next_attempt_at = ? where id = ?')
+        .run(`${answer.status} ${answer.code ?? ''}`.trim(), this.now() + this.backoffMs, row.id);
+      this.backoffMs = Math.min(this.backoffMs * 2, 60_000);
+      return;
+    }
+  }
+
+  private setAside(row: Row, reason: string): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare('insert into stuck_confirms (kind, body, occurred_at, reason, set_aside_at) values (?, ?, ?, ?, ?)')
+        .run(row.kind, row.body, row.occurred_at, reason, this.now());
+      this.db.prepare('delete from confirms where id = ?').run(row.id);
+    })();
+    this.events.stuck({ kind: row.kind, body: JSON.parse(row.body) as object, reason });
+    this.events.changed();
+  }
+
+  /** After a reconnection: everything is due again, at once. */
+  retryNow(): Promise<void> {
+    this.db.prepare('update confirms set next_attempt_at = ?').run(this.now());
+    this.backoffMs = 1000;
+    return this.replay();
+  }
+}

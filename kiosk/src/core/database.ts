@@ -1,0 +1,51 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+/** Versioned, forward-only; `user_version` records how far a database has come. */
+export const MIGRATIONS: string[] = [
+  `create table confirms (
+     id integer primary key,
+     kind text not null check (kind in ('door', 'return')),
+     body text not null,
+     occurred_at text not null,
+     attempts integer not null default 0,
+     next_attempt_at integer not null,
+     last_error text,
+     created_at integer not null
+   ) strict;
+   create table stuck_confirms (
+     id integer primary key,
+     kind text not null,
+     body text not null,
+     occurred_at text not null,
+     reason text not null,
+     set_aside_at integer not null
+   ) strict;`,
+];
+
+export type KioskDatabase = Database.Database;
+
+export function migrate(db: KioskDatabase): number {
+  const from = db.pragma('user_version', { simple: true }) as number;
+  for (let version = from; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+  return MIGRATIONS.length;
+}
+
+/**
+ * The kiosk's local database. WAL with synchronous=FULL: a confirm the kiosk wrote
+ * survives a power cut or a kill -9 the instant after the write returns.
+ */
+export function openKioskDatabase(dataDir: string): KioskDatabase {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(path.join(dataDir, 'kiosk.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  migrate(db);
+  return db;
+}

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, waitFor, type TestStack } from '../../test/harness';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestServer();
+});
+afterAll(() => stack.close());
+
+describe('POST /terminal/v1/door/fault (extension)', () => {
+  it('takes the door out of service and undoes the deposit just made into it, so a retry gets another door', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const parcel = await stack.shipment(scene.org.id, scene.station.id);
+    const deposit = () => scene.terminal.api.post('/terminal/v1/deposit', { courierNo: scene.courier.number, trackingNumber: parcel.tracking_number });
+    expect((await deposit()).body.door).toBe(1);
+    const fault = await scene.terminal.api.post('/terminal/v1/door/fault', { position: 1 });
+    expect(fault.body).toEqual({ ok: true });
+    const cabinet = await waitFor(async () => {
+      const c = await scene.terminal.api.get('/terminal/v1/cabinet');
+      return c.body.doors[0].status === 'out_of_service' ? c : undefined;
+    }, 2000);
+    expect(cabinet.body.doors[0]).toMatchObject({ status: 'out_of_service', parcel: null });
+    const [row] = await stack.sql`select status, pickup_code_hash from shipments where id = ${parcel.id}`;
+    expect(row).toEqual({ status: 'booked', pickup_code_hash: null });
+    expect((await deposit()).body.door).toBe(2);
+    const [alert] = await stack.sql`select kind from alerts where station_id = ${scene.station.id}`;
+    expect(alert?.kind).toBe('door_fault');
+  });
+
+  it('keeps an older parcel recorded in its door (it is physically inside) and 404s an unknown door', async () => {
+    const scene = await stack.scene('1:S');
+    const { shipment } = await scene.deposit();
+    await stack.sql`update door_occupancy set since = now() - interval '1 hour' where shipment_id = ${shipment.id}`;
+    expect((await scene.terminal.api.post('/terminal/v1/door/fault', { position: 1 })).status).toBe(200);
+    const [row] = await stack.sql`select status from shipments where id = ${shipment.id}`;
+    expect(row?.status).toBe('ready_for_pickup');
+    expect((await scene.terminal.api.post('/terminal/v1/door/fault', { position: 9 })).status).toBe(404);
+    expect((await scene.terminal.api.post('/terminal/v1/door/fault', { position: 'one' })).status).toBe(400);
+  });
+});
