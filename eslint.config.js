@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'eslint.config.js', '**/bin/*.mjs'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'eslint.config.js', '**/bin/*.mjs', 'kiosk/vite.config.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -14,6 +14,20 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Process boundaries of the kiosk: the renderer runs sandboxed with no Node, the core
+    // runs under plain Node in two hosts and knows neither React nor Electron.
+    files: ['kiosk/src/renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['node:*', 'electron', 'better-sqlite3', '@locker/lock-driver', '../core/*', '../hosts/*', '../main/*'] }],
+    },
+  },
+  {
+    files: ['kiosk/src/core/**/*.ts', 'kiosk/src/hosts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['react', 'react-dom', 'react-i18next', 'electron', '../renderer/*'] }],
     },
   },
   {

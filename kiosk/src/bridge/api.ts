@@ -39,7 +39,9 @@ export interface KioskState {
 export interface KioskApi {
   getState(): Promise<KioskState>;
   pickup(code: string): Promise<DoorOpened | Refusal>;
-  verifyCourier(courierNo: string): Promise<{ kind: 'verified'; courierName: string } | { kind: 'unknown' } | Refusal>;
+  verifyCourier(
+    courierNo: string,
+  ): Promise<{ kind: 'verified'; courierName: string } | { kind: 'unknown' } | Refusal>;
   deposit(courierNo: string, trackingNumber: string): Promise<DoorOpened | Refusal>;
   startReturn(trackingNumber: string): Promise<DoorOpened | Refusal>;
   /** The customer gave up: the return door is released once it is closed. */
@@ -47,4 +49,11 @@ export interface KioskApi {
 }
 
 export type KioskMethod = keyof KioskApi;
-export const KIOSK_METHODS = ['getState', 'pickup', 'verifyCourier', 'deposit', 'startReturn', 'cancelReturn'] as const satisfies readonly KioskMethod[];
+export const KIOSK_METHODS = [
+  'getState',
+  'pickup',
+  'verifyCourier',
+  'deposit',
+  'startReturn',
+  'cancelReturn',
+] as const satisfies readonly KioskMethod[];

@@ -15,7 +15,13 @@ import type { z } from 'zod';
 /** What an answer of the service means to the kiosk. */
 export type Answer<T> =
   | { ok: true; value: T }
-  | { ok: false; status: number; code: string | null; detail: string | null; retryAfterSeconds: number | null }
+  | {
+      ok: false;
+      status: number;
+      code: string | null;
+      detail: string | null;
+      retryAfterSeconds: number | null;
+    }
   /** No answer at all: network down, DNS, timeout. */
   | { ok: false; status: 0; code: 'network'; detail: string | null; retryAfterSeconds: null };
 
@@ -40,16 +46,30 @@ export class TerminalClient {
     });
   }
 
-  private async call<S extends z.ZodType>(schema: S, method: 'get' | 'post', path: string, json?: unknown, headers?: Record<string, string>): Promise<Answer<z.infer<S>> & { response?: Response }> {
+  private async call<S extends z.ZodType>(
+    schema: S,
+    method: 'get' | 'post',
+    path: string,
+    json?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Answer<z.infer<S>> & { response?: Response }> {
     let response: Response;
     try {
       response = await this.http(path, { method, json, headers });
     } catch (error) {
-      return { ok: false, status: 0, code: 'network', detail: (error as Error).message, retryAfterSeconds: null };
+      return {
+        ok: false,
+        status: 0,
+        code: 'network',
+        detail: (error as Error).message,
+        retryAfterSeconds: null,
+      };
     }
     if (response.ok || response.status === 304) {
       // A 304 has no body; only `cabinet()` asks for one, and it keeps the last grid.
-      const value = (response.status === 304 ? undefined : schema.parse(await response.json())) as z.infer<S>;
+      const value = (
+        response.status === 304 ? undefined : schema.parse(await response.json())
+      ) as z.infer<S>;
       return { ok: true, value, response };
     }
     const problem = ProblemSchema.safeParse(await response.json().catch(() => null));
@@ -69,7 +89,13 @@ export class TerminalClient {
 
   /** The door grid; sends the last ETag so an unchanged grid costs a 304. */
   async cabinet(): Promise<Answer<CabinetResponse>> {
-    const answer = await this.call(CabinetResponseSchema, 'get', 'cabinet', undefined, this.cabinetEtag ? { 'if-none-match': this.cabinetEtag } : {});
+    const answer = await this.call(
+      CabinetResponseSchema,
+      'get',
+      'cabinet',
+      undefined,
+      this.cabinetEtag ? { 'if-none-match': this.cabinetEtag } : {},
+    );
     if (!answer.ok) return answer;
     if (answer.response?.status === 200) {
       this.cabinetCache = answer.value;
@@ -96,7 +122,12 @@ export class TerminalClient {
 
   /** A queued confirm, sent as stored (`occurred_at` included). */
   confirm(kind: 'door' | 'return', body: object) {
-    return this.call(OkResponseSchema, 'post', kind === 'door' ? 'door/confirm' : 'return/confirm', body);
+    return this.call(
+      OkResponseSchema,
+      'post',
+      kind === 'door' ? 'door/confirm' : 'return/confirm',
+      body,
+    );
   }
 
   /** Extension: a door that would not open is taken out of service (docs/terminal-extensions.md). */

@@ -3,10 +3,22 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const LockSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('serial'), path: z.string().min(1), baudRate: z.number().int().default(19200) }),
-  z.strictObject({ kind: z.literal('tcp'), host: z.string().min(1), port: z.number().int().min(1).max(65535) }),
+  z.strictObject({
+    kind: z.literal('serial'),
+    path: z.string().min(1),
+    baudRate: z.number().int().default(19200),
+  }),
+  z.strictObject({
+    kind: z.literal('tcp'),
+    host: z.string().min(1),
+    port: z.number().int().min(1).max(65535),
+  }),
   /** Development and demos: a simulated cabinet in process. */
-  z.strictObject({ kind: z.literal('simulator'), boards: z.number().int().min(1).max(10), autoCloseMs: z.number().int().positive().optional() }),
+  z.strictObject({
+    kind: z.literal('simulator'),
+    boards: z.number().int().min(1).max(10),
+    autoCloseMs: z.number().int().positive().optional(),
+  }),
 ]);
 
 export const KioskConfigSchema = z.strictObject({
@@ -16,7 +28,15 @@ export const KioskConfigSchema = z.strictObject({
   lock: LockSchema,
   /** Vendor wiring unless the cabinet uses normally-closed switches. */
   hookBitMeansClosed: z.boolean().default(true),
-  positionOverrides: z.record(z.string(), z.strictObject({ board: z.number().int().min(0).max(9), lock: z.number().int().min(0).max(15) })).default({}),
+  positionOverrides: z
+    .record(
+      z.string(),
+      z.strictObject({
+        board: z.number().int().min(0).max(9),
+        lock: z.number().int().min(0).max(15),
+      }),
+    )
+    .default({}),
   /** Where the offline queue (SQLite) lives. */
   dataDir: z.string().min(1),
   heartbeatIntervalSeconds: z.number().positive().default(60),
@@ -41,7 +61,9 @@ export function loadKioskConfig(file: string): KioskConfig {
     throw new ConfigError(`configuration file ${file} not found`);
   }
   if ((stat.mode & 0o077) !== 0) {
-    throw new ConfigError(`${file} holds the device token and must be readable by its owner only: chmod 600 ${file}`);
+    throw new ConfigError(
+      `${file} holds the device token and must be readable by its owner only: chmod 600 ${file}`,
+    );
   }
   let raw: unknown;
   try {
@@ -51,7 +73,9 @@ export function loadKioskConfig(file: string): KioskConfig {
   }
   const parsed = KioskConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(file)'}: ${i.message}`).join('\n');
+    const problems = parsed.error.issues
+      .map((i) => `  ${i.path.join('.') || '(file)'}: ${i.message}`)
+      .join('\n');
     throw new ConfigError(`${file} has mistakes:\n${problems}`);
   }
   return { ...parsed.data, dataDir: path.resolve(path.dirname(file), parsed.data.dataDir) };

@@ -39,7 +39,9 @@ export class ConfirmQueue {
   add(kind: ConfirmKind, body: Record<string, unknown>, occurredAt: Date): void {
     const stored = { ...body, occurred_at: occurredAt.toISOString() };
     this.db
-      .prepare('insert into confirms (kind, body, occurred_at, next_attempt_at, created_at) values (?, ?, ?, ?, ?)')
+      .prepare(
+        'insert into confirms (kind, body, occurred_at, next_attempt_at, created_at) values (?, ?, ?, ?, ?)',
+      )
       .run(kind, JSON.stringify(stored), stored.occurred_at, this.now(), this.now());
     this.events.changed();
   }
@@ -59,7 +61,9 @@ export class ConfirmQueue {
   }
 
   private async drain(): Promise<void> {
-    const next = this.db.prepare('select id, kind, body, occurred_at, attempts from confirms where next_attempt_at <= ? order by id limit 1');
+    const next = this.db.prepare(
+      'select id, kind, body, occurred_at, attempts from confirms where next_attempt_at <= ? order by id limit 1',
+    );
     for (;;) {
       const row = next.get(this.now()) as Row | undefined;
       if (!row) return;
@@ -81,7 +85,9 @@ export class ConfirmQueue {
       }
       // Network, 5xx, 401 (offline mark), 429: keep it, and keep the order, for later.
       this.db
-        .prepare('update confirms set attempts = attempts + 1, last_error = ?, next_attempt_at = ? where id = ?')
+        .prepare(
+          'update confirms set attempts = attempts + 1, last_error = ?, next_attempt_at = ? where id = ?',
+        )
         .run(`${answer.status} ${answer.code ?? ''}`.trim(), this.now() + this.backoffMs, row.id);
       this.backoffMs = Math.min(this.backoffMs * 2, 60_000);
       return;
@@ -91,7 +97,9 @@ export class ConfirmQueue {
   private setAside(row: Row, reason: string): void {
     this.db.transaction(() => {
       this.db
-        .prepare('insert into stuck_confirms (kind, body, occurred_at, reason, set_aside_at) values (?, ?, ?, ?, ?)')
+        .prepare(
+          'insert into stuck_confirms (kind, body, occurred_at, reason, set_aside_at) values (?, ?, ?, ?, ?)',
+        )
         .run(row.kind, row.body, row.occurred_at, reason, this.now());
       this.db.prepare('delete from confirms where id = ?').run(row.id);
     })();

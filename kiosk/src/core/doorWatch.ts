@@ -14,7 +14,13 @@ export interface Closed {
 export async function watchUntilClosed(
   board: LockBoard,
   position: number,
-  options: { leftOpenMs: number; pollMs?: number; doneWhenEmpty?: boolean; cancelled?: () => boolean; onLeftOpen?: () => void },
+  options: {
+    leftOpenMs: number;
+    pollMs?: number;
+    doneWhenEmpty?: boolean;
+    cancelled?: () => boolean;
+    onLeftOpen?: () => void;
+  },
 ): Promise<Closed | 'cancelled'> {
   const started = Date.now();
   let warned = false;
@@ -25,7 +31,8 @@ export async function watchUntilClosed(
     if (state && Date.now() - started > options.leftOpenMs) {
       if (!warned) options.onLeftOpen?.();
       warned = true;
-      if (options.doneWhenEmpty && !state.itemPresent) return { itemPresent: false, at: new Date() };
+      if (options.doneWhenEmpty && !state.itemPresent)
+        return { itemPresent: false, at: new Date() };
     }
     await new Promise((r) => setTimeout(r, options.pollMs ?? 150));
   }

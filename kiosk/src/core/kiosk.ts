@@ -27,7 +27,14 @@ export class KioskCore extends EventEmitter implements KioskApi {
   readonly client: TerminalClient;
   readonly queue: ConfirmQueue;
   private readonly timers: NodeJS.Timeout[] = [];
-  private state: KioskState = { online: false, config: null, cabinet: null, session: null, pendingConfirms: 0, stuckConfirms: 0 };
+  private state: KioskState = {
+    online: false,
+    config: null,
+    cabinet: null,
+    session: null,
+    pendingConfirms: 0,
+    stuckConfirms: 0,
+  };
   private returnCancelled = false;
 
   private constructor(
@@ -39,8 +46,10 @@ export class KioskCore extends EventEmitter implements KioskApi {
     super();
     this.client = new TerminalClient(config.serverUrl, config.deviceToken);
     this.queue = new ConfirmQueue(db, this.client, {
-      changed: () => this.update({ pendingConfirms: this.queue.pending(), stuckConfirms: this.queue.stuck() }),
-      stuck: (c) => this.log.warn('confirm undeliverable, kept aside', { alert: 'confirm_stuck', ...c }),
+      changed: () =>
+        this.update({ pendingConfirms: this.queue.pending(), stuckConfirms: this.queue.stuck() }),
+      stuck: (c) =>
+        this.log.warn('confirm undeliverable, kept aside', { alert: 'confirm_stuck', ...c }),
     });
   }
 
@@ -60,7 +69,13 @@ export class KioskCore extends EventEmitter implements KioskApi {
   }
 
   private every(ms: number, task: () => Promise<void>): void {
-    const timer = setInterval(() => void task().catch((e: Error) => this.log.warn('background task failed', { error: e.message })), ms);
+    const timer = setInterval(
+      () =>
+        void task().catch((e: Error) =>
+          this.log.warn('background task failed', { error: e.message }),
+        ),
+      ms,
+    );
     timer.unref();
     this.timers.push(timer);
   }
@@ -75,7 +90,8 @@ export class KioskCore extends EventEmitter implements KioskApi {
     const answer = await this.client.heartbeat(this.config.appVersion);
     const wasOnline = this.state.online;
     if (!answer.ok) {
-      if (wasOnline) this.log.warn('service unreachable; working offline', { status: answer.status });
+      if (wasOnline)
+        this.log.warn('service unreachable; working offline', { status: answer.status });
       this.update({ online: false });
       return;
     }

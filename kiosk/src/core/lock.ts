@@ -1,4 +1,11 @@
-import { LockBoard, SimulatedCabinet, serialTransport, serveTcp, tcpTransport, type TcpSimulator } from '@locker/lock-driver';
+import {
+  LockBoard,
+  SimulatedCabinet,
+  serialTransport,
+  serveTcp,
+  tcpTransport,
+  type TcpSimulator,
+} from '@locker/lock-driver';
 import type { KioskConfig } from './config';
 
 export interface CabinetHardware {
@@ -13,21 +20,40 @@ export interface CabinetHardware {
  * gateway, so even a demo exercises the driver's real transport and protocol code.
  */
 export async function connectCabinet(config: KioskConfig): Promise<CabinetHardware> {
-  const common = { hookBitMeansClosed: config.hookBitMeansClosed, overrides: config.positionOverrides };
+  const common = {
+    hookBitMeansClosed: config.hookBitMeansClosed,
+    overrides: config.positionOverrides,
+  };
   const lock = config.lock;
   switch (lock.kind) {
     case 'serial': {
-      const board = await LockBoard.connect({ ...common, boards: 10, transport: serialTransport({ path: lock.path, baudRate: lock.baudRate }) });
+      const board = await LockBoard.connect({
+        ...common,
+        boards: 10,
+        transport: serialTransport({ path: lock.path, baudRate: lock.baudRate }),
+      });
       return { board, close: () => board.close() };
     }
     case 'tcp': {
-      const board = await LockBoard.connect({ ...common, boards: 10, transport: tcpTransport({ host: lock.host, port: lock.port }) });
+      const board = await LockBoard.connect({
+        ...common,
+        boards: 10,
+        transport: tcpTransport({ host: lock.host, port: lock.port }),
+      });
       return { board, close: () => board.close() };
     }
     case 'simulator': {
-      const cabinet = new SimulatedCabinet({ boards: lock.boards, hookBitMeansClosed: config.hookBitMeansClosed, autoCloseMs: lock.autoCloseMs });
+      const cabinet = new SimulatedCabinet({
+        boards: lock.boards,
+        hookBitMeansClosed: config.hookBitMeansClosed,
+        autoCloseMs: lock.autoCloseMs,
+      });
       const gateway = await serveTcp(cabinet, 0);
-      const board = await LockBoard.connect({ ...common, boards: lock.boards, transport: tcpTransport({ host: '127.0.0.1', port: gateway.port }) });
+      const board = await LockBoard.connect({
+        ...common,
+        boards: lock.boards,
+        transport: tcpTransport({ host: '127.0.0.1', port: gateway.port }),
+      });
       return {
         board,
         simulator: { cabinet, gateway },

@@ -6,7 +6,7 @@ import type { Failure } from './client';
  * rate limits and service trouble (5xx, network, an offline mark) never read as one.
  */
 export function refusalOf(failure: Failure): Refusal {
-  switch (failure.code) {
+  switch (failure.code ?? 'none') {
     case 'invalid_code':
       return { kind: 'invalid_code' };
     case 'rate_limited':
@@ -16,7 +16,10 @@ export function refusalOf(failure: Failure): Refusal {
     case 'not_found':
       return { kind: 'not_found' };
     case 'cabinet_full':
-      return { kind: 'cabinet_full', size: /\b(XL|S|M|L)\b/.exec(failure.detail ?? '')?.[1] ?? null };
+      return {
+        kind: 'cabinet_full',
+        size: /\b(XL|S|M|L)\b/.exec(failure.detail ?? '')?.[1] ?? null,
+      };
     default:
       return { kind: 'unavailable' };
   }

@@ -1,0 +1,32 @@
+import type { KioskApi, KioskMethod } from './api';
+
+const text = (value: unknown, max = 64): string => {
+  if (typeof value !== 'string' || value.length > max)
+    throw new TypeError('bridge argument must be a short string');
+  return value;
+};
+
+/**
+ * Calls one bridge method with arguments from the renderer, checked here: whatever the
+ * screen sends, the host only ever passes short strings on to the core.
+ */
+export function dispatch(api: KioskApi, method: KioskMethod, args: unknown[]): Promise<unknown> {
+  switch (method) {
+    case 'getState':
+      return api.getState();
+    case 'pickup':
+      return api.pickup(text(args[0], 10));
+    case 'verifyCourier':
+      return api.verifyCourier(text(args[0]));
+    case 'deposit':
+      return api.deposit(text(args[0]), text(args[1]));
+    case 'startReturn':
+      return api.startReturn(text(args[0]));
+    case 'cancelReturn':
+      return api.cancelReturn();
+    default: {
+      const unknown: never = method;
+      throw new TypeError(`no bridge method ${String(unknown)}`);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+// Runs sandboxed with context isolation: only `electron`'s contextBridge and ipcRenderer,
+// and the one typed bridge the renderer knows.
+import { contextBridge, ipcRenderer } from 'electron';
+import type { KioskApi, KioskState } from '../bridge/api';
+
+const invoke = <K extends keyof KioskApi>(method: K, ...args: Parameters<KioskApi[K]>) =>
+  ipcRenderer.invoke(`kiosk:${method}`, ...args) as ReturnType<KioskApi[K]>;
+
+const bridge = {
+  getState: () => invoke('getState'),
+  pickup: (code) => invoke('pickup', code),
+  verifyCourier: (courierNo) => invoke('verifyCourier', courierNo),
+  deposit: (courierNo, trackingNumber) => invoke('deposit', courierNo, trackingNumber),
+  startReturn: (trackingNumber) => invoke('startReturn', trackingNumber),
+  cancelReturn: () => invoke('cancelReturn'),
+  subscribe: (listener: (state: KioskState) => void) => {
+    const forward = (_event: unknown, state: KioskState) => listener(state);
+    ipcRenderer.on('kiosk:state', forward);
+    return () => ipcRenderer.off('kiosk:state', forward);
+  },
+} satisfies KioskApi & { subscribe(listener: (state: KioskState) => void): () => void };
+
+contextBridge.exposeInMainWorld('kiosk', bridge);

@@ -1,0 +1,113 @@
+import type { KioskState } from '../bridge/api';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { kiosk, subscribe } from './bridge';
+import { LANGUAGES } from './i18n';
+import { CourierScreen, MaintenanceScreen, PickupScreen, ReturnScreen } from './screens';
+
+type Screen = 'home' | 'pickup' | 'return' | 'courier' | 'maintenance';
+
+const EMPTY: KioskState = {
+  online: true,
+  config: null,
+  cabinet: null,
+  session: null,
+  pendingConfirms: 0,
+  stuckConfirms: 0,
+};
+
+function useKioskState(): KioskState {
+  const [state, setState] = useState<KioskState>(EMPTY);
+  useEffect(() => {
+    void kiosk.getState().then(setState);
+    return subscribe(setState);
+  }, []);
+  return state;
+}
+
+/** Back to home after the configured idle time; every input is cleared by remounting. */
+function useIdleTimeout(seconds: number, onIdle: () => void, activity: unknown) {
+  useEffect(() => {
+    let timer = setTimeout(onIdle, seconds * 1000);
+    const reset = () => {
+      clearTimeout(timer);
+      timer = setTimeout(onIdle, seconds * 1000);
+    };
+    const events = ['pointerdown', 'keydown'] as const;
+    events.forEach((e) => window.addEventListener(e, reset));
+    return () => {
+      clearTimeout(timer);
+      events.forEach((e) => window.removeEventListener(e, reset));
+    };
+  }, [seconds, onIdle, activity]);
+}
+
+export function App() {
+  const { t, i18n } = useTranslation();
+  const state = useKioskState();
+  const [screen, setScreen] = useState<Screen>(
+    location.hash === '#maintenance' ? 'maintenance' : 'home',
+  );
+  const [visit, setVisit] = useState(0);
+  const home = () => {
+    setScreen('home');
+    setVisit((v) => v + 1);
+  };
+  const doorOpen = state.session !== null && state.session.phase !== 'closed';
+  useIdleTimeout(
+    state.config?.idle_timeout_seconds ?? 60,
+    () => !doorOpen && screen !== 'maintenance' && home(),
+    [screen, state.session],
+  );
+  const props = { state, home };
+
+  return (
+    <div className="app" lang={i18n.language}>
+      <header className="top">
+        <h1>{t('title')}</h1>
+        <nav className="languages" aria-label={t('home.language')}>
+          {LANGUAGES.map((l) => (
+            <button
+              key={l.code}
+              type="button"
+              lang={l.code}
+              aria-pressed={i18n.language === l.code}
+              onClick={() => void i18n.changeLanguage(l.code)}
+            >
+              {l.name}
+            </button>
+          ))}
+        </nav>
+      </header>
+      {!state.online && (
+        <p className="offline" role="status">
+          {t('offline')}
+        </p>
+      )}
+      <main key={visit}>
+        {screen === 'home' && (
+          <div className="home-actions">
+            <button type="button" className="big" onClick={() => setScreen('pickup')}>
+              {t('home.pickup')}
+            </button>
+            <button type="button" className="big" onClick={() => setScreen('return')}>
+              {t('home.return')}
+            </button>
+            <button type="button" className="big big-quiet" onClick={() => setScreen('courier')}>
+              {t('home.courier')}
+            </button>
+          </div>
+        )}
+        {screen === 'pickup' && <PickupScreen {...props} />}
+        {screen === 'return' && <ReturnScreen {...props} />}
+        {screen === 'courier' && <CourierScreen {...props} />}
+        {screen === 'maintenance' && <MaintenanceScreen {...props} />}
+      </main>
+      <footer className="bottom">
+        {state.config?.support_phone
+          ? t('support', { phone: state.config.support_phone })
+          : '\u00a0'}
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,282 @@
+import type { KioskState, Refusal } from '../bridge/api';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { kiosk } from './bridge';
+import { DoorGrid } from './DoorGrid';
+import { Keypad } from './Keypad';
+import { RefusalMessage, isRefusal } from './Message';
+
+export interface ScreenProps {
+  state: KioskState;
+  home: () => void;
+}
+
+/** What the customer is told while their door is open, and after it closed. */
+function DoorProgress({
+  state,
+  door,
+  openText,
+  doneText,
+}: {
+  state: KioskState;
+  door: number;
+  openText: string;
+  doneText: (itemPresent: boolean) => string;
+}) {
+  const { t } = useTranslation();
+  const session = state.session?.door === door ? state.session : null;
+  const closed = session?.phase === 'closed';
+  return (
+    <section className="door-progress" aria-live="polite">
+      <h2 className="door-open-title">{closed ? t('done') : t('door.open', { door })}</h2>
+      <p className="instruction">
+        {closed
+          ? doneText(Boolean(session.itemPresent))
+          : session?.phase === 'left_open'
+            ? t('door.leftOpen', { door })
+            : openText}
+      </p>
+      <DoorGrid cabinet={state.cabinet} highlight={door} />
+    </section>
+  );
+}
+
+export function PickupScreen({ state, home }: ScreenProps) {
+  const { t } = useTranslation();
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [door, setDoor] = useState<number | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const submit = async () => {
+    setBusy(true);
+    setRefusal(null);
+    const answer = await kiosk.pickup(code).catch((): Refusal => ({ kind: 'unavailable' }));
+    setBusy(false);
+    setCode('');
+    if (isRefusal(answer)) setRefusal(answer);
+    else setDoor(answer.door);
+  };
+  if (door !== null) {
+    return (
+      <DoorProgress
+        state={state}
+        door={door}
+        openText={t('pickup.take')}
+        doneText={(item) => (item ? t('pickup.leftInside') : t('pickup.thanks'))}
+      />
+    );
+  }
+  return (
+    <section>
+      <h2>{t('pickup.title')}</h2>
+      <p className="hint">{t('pickup.hint')}</p>
+      {refusal && (
+        <RefusalMessage refusal={refusal} supportPhone={state.config?.support_phone ?? ''} />
+      )}
+      <Keypad
+        value={code}
+        onChange={setCode}
+        onSubmit={() => void submit()}
+        maxLength={10}
+        label={t('pickup.title')}
+        busy={busy}
+      />
+      <button type="button" className="secondary" onClick={home}>
+        {t('keypad.back')}
+      </button>
+    </section>
+  );
+}
+
+export function CourierScreen({ state, home }: ScreenProps) {
+  const { t } = useTranslation();
+  const [courierNo, setCourierNo] = useState('');
+  const [courier, setCourier] = useState<{ no: string; name: string } | null>(null);
+  const [tracking, setTracking] = useState('');
+  const [door, setDoor] = useState<number | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | { kind: 'unknown' } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const phone = state.config?.support_phone ?? '';
+
+  const verify = async () => {
+    setBusy(true);
+    const answer = await kiosk
+      .verifyCourier(courierNo)
+      .catch((): Refusal => ({ kind: 'unavailable' }));
+    setBusy(false);
+    if (answer.kind === 'verified') {
+      setCourier({ no: courierNo, name: answer.courierName });
+      setRefusal(null);
+    } else {
+      setRefusal(answer);
+      setCourierNo('');
+    }
+  };
+  const deposit = async () => {
+    if (!courier) return;
+    setBusy(true);
+    setRefusal(null);
+    const answer = await kiosk
+      .deposit(courier.no, tracking)
+      .catch((): Refusal => ({ kind: 'unavailable' }));
+    setBusy(false);
+    setTracking('');
+    if (isRefusal(answer)) setRefusal(answer);
+    else setDoor(answer.door);
+  };
+
+  if (!courier) {
+    return (
+      <section>
+        <h2>{t('courier.title')}</h2>
+        {refusal?.kind === 'unknown' && (
+          <p className="message message-error" role="alert">
+            {t('courier.unknown')}
+          </p>
+        )}
+        {refusal && refusal.kind !== 'unknown' && (
+          <RefusalMessage refusal={refusal} supportPhone={phone} />
+        )}
+        <Keypad
+          value={courierNo}
+          onChange={setCourierNo}
+          onSubmit={() => void verify()}
+          maxLength={20}
+          label={t('courier.title')}
+          busy={busy}
+        />
+        <button type="button" className="secondary" onClick={home}>
+          {t('keypad.back')}
+        </button>
+      </section>
+    );
+  }
+  if (door !== null) {
+    return (
+      <section>
+        <DoorProgress
+          state={state}
+          door={door}
+          openText={t('courier.put')}
+          doneText={() => t('courier.put')}
+        />
+        <div className="actions">
+          <button type="button" className="primary" onClick={() => setDoor(null)}>
+            {t('courier.next')}
+          </button>
+          <button type="button" className="secondary" onClick={home}>
+            {t('courier.finish')}
+          </button>
+        </div>
+      </section>
+    );
+  }
+  return (
+    <section>
+      <h2>{t('courier.hello', { name: courier.name })}</h2>
+      <p className="hint">{t('courier.scan')}</p>
+      {refusal && refusal.kind !== 'unknown' && (
+        <RefusalMessage refusal={refusal} supportPhone={phone} />
+      )}
+      <Keypad
+        value={tracking}
+        onChange={setTracking}
+        onSubmit={() => void deposit()}
+        maxLength={20}
+        label={t('courier.scan')}
+        busy={busy}
+      />
+      <button type="button" className="secondary" onClick={home}>
+        {t('courier.finish')}
+      </button>
+    </section>
+  );
+}
+
+export function ReturnScreen({ state, home }: ScreenProps) {
+  const { t } = useTranslation();
+  const [tracking, setTracking] = useState('');
+  const [door, setDoor] = useState<number | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [cancelled, setCancelled] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const start = async () => {
+    setBusy(true);
+    setRefusal(null);
+    const answer = await kiosk
+      .startReturn(tracking)
+      .catch((): Refusal => ({ kind: 'unavailable' }));
+    setBusy(false);
+    setTracking('');
+    if (isRefusal(answer)) setRefusal(answer);
+    else setDoor(answer.door);
+  };
+  if (cancelled) {
+    return (
+      <section>
+        <p className="instruction">{t('return.cancelled')}</p>
+        <button type="button" className="primary" onClick={home}>
+          {t('done')}
+        </button>
+      </section>
+    );
+  }
+  if (door !== null) {
+    const closed = state.session?.door === door && state.session.phase === 'closed';
+    return (
+      <section>
+        <DoorProgress
+          state={state}
+          door={door}
+          openText={t('return.put')}
+          doneText={(item) => (item ? t('return.thanks') : t('return.empty'))}
+        />
+        {!closed && (
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => void kiosk.cancelReturn().then(() => setCancelled(true))}
+          >
+            {t('return.cancel')}
+          </button>
+        )}
+      </section>
+    );
+  }
+  return (
+    <section>
+      <h2>{t('return.title')}</h2>
+      {refusal && (
+        <RefusalMessage refusal={refusal} supportPhone={state.config?.support_phone ?? ''} />
+      )}
+      <Keypad
+        value={tracking}
+        onChange={setTracking}
+        onSubmit={() => void start()}
+        maxLength={20}
+        label={t('return.title')}
+        busy={busy}
+      />
+      <button type="button" className="secondary" onClick={home}>
+        {t('keypad.back')}
+      </button>
+    </section>
+  );
+}
+
+/** For technicians: every door's status, and the offline queue. */
+export function MaintenanceScreen({ state, home }: ScreenProps) {
+  const { t } = useTranslation();
+  return (
+    <section>
+      <h2>{t('grid.title')}</h2>
+      <p className="hint">
+        {state.cabinet?.station.code} · queue {state.pendingConfirms} · stuck {state.stuckConfirms}
+      </p>
+      <DoorGrid cabinet={state.cabinet} />
+      <button type="button" className="secondary" onClick={home}>
+        {t('keypad.back')}
+      </button>
+    </section>
+  );
+}
