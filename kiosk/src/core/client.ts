@@ -55,7 +55,8 @@ export class TerminalClient {
   ): Promise<Answer<z.infer<S>> & { response?: Response }> {
     let response: Response;
     try {
-      response = await this.http(path, { method, json, headers });
+      // ky drops the instance's headers (the device token) when `headers: undefined` is passed.
+      response = await this.http(path, { method, json, ...(headers ? { headers } : {}) });
     } catch (error) {
       return {
         ok: false,

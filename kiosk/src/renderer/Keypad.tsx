@@ -8,6 +8,8 @@ interface Props {
   maxLength: number;
   label: string;
   busy?: boolean;
+  /** Scanners may send letters (badge numbers); pickup codes are digits only. */
+  acceptLetters?: boolean;
 }
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -16,13 +18,21 @@ const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
  * A large on-screen keypad. A barcode or badge scanner acting as a keyboard types into
  * it too: digits append, Enter submits, Backspace deletes.
  */
-export function Keypad({ value, onChange, onSubmit, maxLength, label, busy }: Props) {
+export function Keypad({
+  value,
+  onChange,
+  onSubmit,
+  maxLength,
+  label,
+  busy,
+  acceptLetters,
+}: Props) {
   const { t } = useTranslation();
   const press = (digit: string) => value.length < maxLength && onChange(value + digit);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (/^[0-9]$/.test(event.key)) press(event.key);
+      if ((acceptLetters ? /^[0-9A-Za-z-]$/ : /^[0-9]$/).test(event.key)) press(event.key);
       else if (event.key === 'Backspace') onChange(value.slice(0, -1));
       else if (event.key === 'Enter' && value && !busy) onSubmit();
     };

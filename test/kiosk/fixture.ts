@@ -1,0 +1,112 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { loadKioskConfig } from '../../kiosk/src/core/config';
+import { KioskCore } from '../../kiosk/src/core/kiosk';
+import { startBrowserHost, type BrowserHost } from '../../kiosk/src/hosts/browserHost';
+import { RENDERER_DIR } from '../../kiosk/src/hosts/browser';
+import { startTestServer, type TestStack } from '../../server/test/harness';
+import { createCourier } from '../../server/src/admin/commands';
+
+let built: Promise<unknown> | undefined;
+/** The renderer as it ships: a production build, once per test run. */
+export function buildRenderer() {
+  // Built as it ships, in its own process: under vitest NODE_ENV is "test", which would
+  // compile JSX for React's development runtime.
+  built ??= promisify(execFile)('pnpm', ['--filter', '@locker/kiosk', 'build'], {
+    cwd: path.resolve(RENDERER_DIR, '../../..'),
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  return built;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}
+
+export interface KioskScene {
+  stack: TestStack;
+  scene: Omit<Awaited<ReturnType<TestStack['scene']>>, 'courier'> & {
+    courier: { number: string; name: string };
+  };
+  core: KioskCore;
+  host: BrowserHost;
+  configFile: string;
+  /** The simulated cabinet behind the kiosk: tests close doors and put items in. */
+  cabinet: NonNullable<KioskCore['hardware']['simulator']>['cabinet'];
+  stop(): Promise<void>;
+}
+
+/** Writes a kiosk configuration file the way an installer would (0600: it holds the token). */
+export function writeKioskConfig(serverUrl: string, token: string, extra: object = {}): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'kiosk-'));
+  const file = path.join(dir, 'kiosk.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      serverUrl,
+      deviceToken: token,
+      lock: { kind: 'simulator', boards: 1 },
+      dataDir: './data',
+      heartbeatIntervalSeconds: 1,
+      cabinetPollSeconds: 1,
+      doorCloseTimeoutSeconds: 30,
+      ...extra,
+    }),
+  );
+  chmodSync(file, 0o600);
+  return file;
+}
+
+/** The whole stack: server and PostgreSQL, a station whose kiosk runs on the simulator. */
+export async function kioskScene(
+  doors = '1:S,2:S,3:M,4:L',
+  stationExtra = {},
+): Promise<KioskScene> {
+  const stack = await startTestServer();
+  const base = await stack.scene(doors, { supportPhone: '+383 38 555 000', ...stationExtra });
+  // Couriers type their staff number on the keypad: digits.
+  const courier = await createCourier(
+    stack.sql,
+    String(10_000 + Math.floor(Math.random() * 89_999)),
+    'Arben Krasniqi',
+  );
+  const scene = { ...base, courier };
+  const configFile = writeKioskConfig(stack.url, scene.terminal.token);
+  const core = await KioskCore.start(loadKioskConfig(configFile), {
+    info: () => {},
+    warn: () => {},
+  });
+  const host = await startBrowserHost(core, RENDERER_DIR);
+  return {
+    stack,
+    scene,
+    core,
+    host,
+    configFile,
+    cabinet: core.hardware.simulator!.cabinet,
+    stop: async () => {
+      await host.close();
+      await core.stop();
+      await stack.close();
+    },
+  };
+}
+
+/** Presses keypad keys one by one, as a finger would. */
+export async function typeOnKeypad(page: Page, digits: string): Promise<void> {
+  for (const digit of digits)
+    await page.locator('.keypad-keys').getByRole('button', { name: digit, exact: true }).click();
+}

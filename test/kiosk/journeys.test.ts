@@ -1,0 +1,145 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { client, waitFor } from '../../server/test/harness';
+import { buildRenderer, kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
+
+let browser: Browser;
+let page: Page | undefined;
+let k: KioskScene | undefined;
+beforeAll(async () => {
+  await buildRenderer();
+  browser = await launchBrowser();
+});
+afterAll(() => browser.close());
+afterEach(async () => {
+  await page?.close();
+  await k?.stop();
+  page = undefined;
+  k = undefined;
+});
+
+async function open(doors?: string): Promise<{ k: KioskScene; page: Page }> {
+  k = await kioskScene(doors);
+  page = await browser.newPage({ viewport: { width: 1080, height: 1600 } });
+  await page.goto(`${k.host.url}?lang=en`);
+  await page.getByText('Support: +383 38 555 000').waitFor();
+  return { k, page };
+}
+
+async function merchantShipment(scene: KioskScene, size = 'S') {
+  const api = client(scene.stack.url, scene.scene.org.apiKey);
+  const answer = await api.post('/api/v1/shipments', {
+    destination_station_id: scene.scene.station.id,
+    parcel_size: size,
+    recipient_name: 'Drita Gashi',
+    recipient_phone: `+3834${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
+    recipient_language: 'sq',
+  });
+  expect(answer.status).toBe(201);
+  return {
+    shipment: answer.body as { id: string; tracking_number: string; recipient_phone: string },
+    api,
+  };
+}
+
+/** The courier signs in and deposits one parcel; answers the door shown open. */
+async function depositOnScreen(page: Page, k: KioskScene, trackingNumber: string): Promise<void> {
+  await page.getByRole('button', { name: 'Courier' }).click();
+  await typeOnKeypad(page, k.scene.courier.number);
+  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('heading', { name: 'Hello, Arben Krasniqi' }).waitFor();
+  await typeOnKeypad(page, trackingNumber);
+  await page.getByRole('button', { name: 'OK' }).click();
+}
+
+describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabinet', () => {
+  it('a courier deposits on screen, the customer picks up with the SMS code, the merchant sees collected', async () => {
+    const { k, page } = await open();
+    const { shipment, api } = await merchantShipment(k);
+
+    await depositOnScreen(page, k, shipment.tracking_number);
+    await page.getByRole('heading', { name: 'Door 1 is open' }).waitFor();
+    await expect.poll(() => page.locator('.door-highlight .door-number').textContent()).toBe('1');
+    k.cabinet.closeDoor(1, true);
+    await page.getByRole('button', { name: 'Finish' }).click();
+
+    const code = await k.stack.pickupCodeSentTo(shipment.recipient_phone);
+    // The customer takes the parcel and shuts the door a moment after it opens.
+    k.cabinet.closeAfterOpen(1, 300, false);
+    await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+    await typeOnKeypad(page, code);
+    await page.getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('heading', { name: 'Door 1 is open' }).waitFor();
+    await page.getByText('Thank you! Enjoy your parcel.').waitFor();
+
+    await waitFor(async () =>
+      (await api.get(`/api/v1/shipments/${shipment.id}`)).body.status === 'collected'
+        ? true
+        : undefined,
+    );
+    const tracking = (await api.get(`/api/v1/track/${shipment.tracking_number}`)).body;
+    expect(tracking.events.map((e: { status: string }) => e.status)).toEqual([
+      'booked',
+      'ready_for_pickup',
+      'collected',
+    ]);
+  });
+
+  it('a customer returns a collected parcel: door held, parcel in, return recorded', async () => {
+    const { k, page } = await open();
+    const collected = await k.scene.collected();
+    k.cabinet.closeAfterOpen(1, 300, true);
+    await page.getByRole('button', { name: 'Return a parcel' }).click();
+    await typeOnKeypad(page, collected.tracking_number);
+    await page.getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('heading', { name: 'Door 1 is open' }).waitFor();
+    await page.getByText('Thank you! Your return has been recorded.').waitFor();
+    const api = client(k.stack.url, k.scene.org.apiKey);
+    await waitFor(async () =>
+      (await api.get(`/api/v1/shipments/${collected.id}`)).body.status === 'returned_to_locker'
+        ? true
+        : undefined,
+    );
+  });
+
+  it('shows one neutral message for a wrong code, and a countdown once rate limited', async () => {
+    const { page } = await open();
+    await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+    for (let attempt = 1; attempt <= 11; attempt++) {
+      await typeOnKeypad(page, '12345678');
+      await page.getByRole('button', { name: 'OK' }).click();
+      const expected =
+        attempt <= 10
+          ? 'This code is not valid. Please check it and try again.'
+          : /Too many attempts\. Please wait \d+ s\./;
+      await expect.poll(() => page.getByRole('alert').textContent()).toMatch(expected);
+    }
+  });
+
+  it('names the size needed when the cabinet is full', async () => {
+    const { k, page } = await open('1:S');
+    await k.scene.deposit();
+    const { shipment } = await merchantShipment(k, 'S');
+    await depositOnScreen(page, k, shipment.tracking_number);
+    await page.getByText('No free door for a parcel of size S.').waitFor();
+  });
+
+  it('reports a jammed door, which leaves service, and gives the courier another door', async () => {
+    const { k, page } = await open('1:S,2:S');
+    k.cabinet.jam(1);
+    const { shipment } = await merchantShipment(k);
+    await depositOnScreen(page, k, shipment.tracking_number);
+    await page.getByRole('heading', { name: 'Door 2 is open' }).waitFor({ timeout: 10_000 });
+    const cabinet = await k.scene.terminal.api.get('/terminal/v1/cabinet');
+    expect(cabinet.body.doors[0]).toMatchObject({
+      position: 1,
+      status: 'out_of_service',
+      parcel: null,
+    });
+    expect(cabinet.body.doors[1]).toMatchObject({
+      position: 2,
+      status: 'occupied',
+      parcel: { trackingNumber: shipment.tracking_number },
+    });
+  });
+});
