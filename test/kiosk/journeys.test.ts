@@ -32,7 +32,7 @@ async function merchantShipment(scene: KioskScene, size = 'S') {
     destination_station_id: scene.scene.station.id,
     parcel_size: size,
     recipient_name: 'Drita Gashi',
-    recipient_phone: `+3834${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
+    recipient_phone: `+38344${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`,
     recipient_language: 'sq',
   });
   expect(answer.status).toBe(201);

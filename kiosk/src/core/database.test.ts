@@ -1,0 +1,33 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { MIGRATIONS, migrate } from './database';
+
+describe('kiosk database migrations', () => {
+  it('migrate, seed, migrate again: the version holds and no row is touched', () => {
+    const db = new Database(':memory:');
+    expect(migrate(db)).toBe(MIGRATIONS.length);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    db.prepare(
+      'insert into confirms (kind, body, occurred_at, next_attempt_at, created_at) values (?, ?, ?, ?, ?)',
+    ).run('door', '{"x":1}', '2026-11-22T10:00:00.000Z', 0, 0);
+    migrate(db);
+    expect(db.prepare('select kind, body from confirms').all()).toEqual([
+      { kind: 'door', body: '{"x":1}' },
+    ]);
+    // STRICT tables refuse a value of the wrong type rather than storing it.
+    expect(() =>
+      db
+        .prepare(
+          'insert into confirms (kind, body, occurred_at, next_attempt_at, created_at) values (?, ?, ?, ?, ?)',
+        )
+        .run('door', '{}', 'x', 'soon', 0),
+    ).toThrow();
+    expect(() =>
+      db
+        .prepare(
+          'insert into confirms (kind, body, occurred_at, next_attempt_at, created_at) values (?, ?, ?, ?, ?)',
+        )
+        .run('parcel', '{}', 'x', 0, 0),
+    ).toThrow();
+  });
+});
