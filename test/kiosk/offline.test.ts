@@ -118,7 +118,7 @@ describe('a kiosk that loses the service', () => {
       );
       children.push(child);
       let out = '';
-      child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       return waitFor(() => /kiosk ready at (\S+)/.exec(out)?.[1], 20_000);
     };
     let revived: RunningServer | undefined;
