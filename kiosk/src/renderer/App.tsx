@@ -53,6 +53,12 @@ export function App() {
     setScreen('home');
     setVisit((v) => v + 1);
   };
+  // A technician reaches the door grid at #maintenance, from any screen.
+  useEffect(() => {
+    const follow = () => setScreen(location.hash === '#maintenance' ? 'maintenance' : 'home');
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
   const doorOpen = state.session !== null && state.session.phase !== 'closed';
   useIdleTimeout(
     state.config?.idle_timeout_seconds ?? 60,
