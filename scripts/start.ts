@@ -9,6 +9,12 @@ import * as admin from '../server/src/admin/commands';
 import { REPO_ROOT } from '../server/src/config';
 import type { Sql } from '../server/src/db/connect';
 import { startServer } from '../server/src/server';
+import { execFileSync } from 'node:child_process';
+import { chmodSync } from 'node:fs';
+import { loadKioskConfig } from '../kiosk/src/core/config';
+import { KioskCore } from '../kiosk/src/core/kiosk';
+import { RENDERER_DIR, launchChromium } from '../kiosk/src/hosts/browser';
+import { startBrowserHost } from '../kiosk/src/hosts/browserHost';
 
 const DEMO_FILE = path.join(REPO_ROOT, '.data/demo.json');
 
@@ -53,41 +59,72 @@ async function demoScene(sql: Sql): Promise<Demo | undefined> {
   return demo;
 }
 
-function banner(url: string, demo: Demo | undefined): string {
+/**
+ * The demo terminal's kiosk on a simulated cabinet whose doors shut by themselves 6 s
+ * after opening, gaining a parcel after a deposit and losing it after a pickup.
+ */
+async function startKiosk(serverUrl: string, demo: Demo) {
+  execFileSync('pnpm', ['--filter', '@locker/kiosk', 'build'], {
+    cwd: REPO_ROOT,
+    stdio: 'ignore',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const file = path.join(REPO_ROOT, '.data/kiosk/kiosk.json');
+  mkdirSync(path.dirname(file), { recursive: true });
+  const config = {
+    serverUrl,
+    deviceToken: demo.terminalToken,
+    lock: { kind: 'simulator', boards: 1, autoCloseMs: 6000, demo: true },
+    dataDir: './data',
+  };
+  writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o600 });
+  chmodSync(file, 0o600);
+  const core = await KioskCore.start(loadKioskConfig(file));
+  const host = await startBrowserHost(core, RENDERER_DIR, Number(process.env.KIOSK_PORT ?? 8081));
+  return { core, host };
+}
+
+function banner(url: string, kioskUrl: string | undefined, demo: Demo | undefined): string {
   if (!demo)
     return `Server: ${url} (database not empty and no .data/demo.json: no demo credentials to show)`;
-  const t = `curl -s -H "Authorization: Bearer ${demo.terminalToken}"`;
   const m = `curl -s -H "Authorization: Bearer ${demo.apiKey}"`;
   return `
 Parcel locker stack is up.
 
+  Kiosk (touchscreen)  ${kioskUrl}?lang=en   (Shqip, Srpski, Türkçe, English on screen)
   Server               ${url}   (OpenAPI: ${url}/openapi.json)
-  Demo station         ${demo.stationCode} (id ${demo.stationId})
-  Terminal token       ${demo.terminalToken}
+  Demo station         ${demo.stationCode} (id ${demo.stationId}), 16 doors, simulated cabinet
   Courier number       ${demo.courierNumber}
   Merchant API key     ${demo.apiKey}
+  Terminal token       ${demo.terminalToken}
 
-Walk a parcel through (each SMS, with its pickup code, is printed below as it is sent):
-  1. a shop registers a shipment (note its tracking_number and id):
+A whole parcel journey in five minutes:
+  1. A shop registers a shipment (note its tracking_number and id):
        ${m} -X POST ${url}/api/v1/shipments -H 'Content-Type: application/json' \\
          -d '{"destination_station_id":"${demo.stationId}","parcel_size":"S","recipient_name":"Drita Gashi","recipient_phone":"+38344123456","recipient_language":"sq"}'
-  2. its label:          ${m} ${url}/api/v1/shipments/<id>/label -o label.pdf
-  3. the door grid:      ${t} ${url}/terminal/v1/cabinet
-  4. courier deposits:   ${t} -X POST ${url}/terminal/v1/deposit -d '{"courierNo":"${demo.courierNumber}","trackingNumber":"<tracking_number>"}'
-  5. customer picks up:  ${t} -X POST ${url}/terminal/v1/pickup -d '{"code":"<code from the SMS>"}'
-  6. door closed:        ${t} -X POST ${url}/terminal/v1/door/confirm -d '{"shipmentId":"<id>","collected":true}'
-  7. the shop tracks it: ${m} ${url}/api/v1/track/<tracking_number>
+     Its label: ${m} ${url}/api/v1/shipments/<id>/label -o label.pdf
+  2. On the kiosk: Courier → ${demo.courierNumber} → OK → type the tracking number → OK.
+     The door opens; the simulated courier shuts it 6 s later with the parcel inside.
+  3. The SMS with the pickup code is printed below (in Albanian: "Kodi juaj për tërheqje").
+  4. On the kiosk: Pick up a parcel → the code → OK. The door opens and is shut, empty, 6 s later.
+  5. The shop sees it collected: ${m} ${url}/api/v1/track/<tracking_number>
+  Technicians: ${kioskUrl}#maintenance · pnpm admin --help · pnpm lockctl --help
 `;
 }
 
 const server = await startServer();
 const demo = await demoScene(server.sql);
-process.stdout.write(banner(`http://localhost:${server.port}`, demo) + '\n');
+const kiosk = demo ? await startKiosk(`http://127.0.0.1:${server.port}`, demo) : undefined;
+process.stdout.write(banner(`http://localhost:${server.port}`, kiosk?.host.url, demo) + '\n');
+if (kiosk && process.argv.includes('--kiosk-window')) launchChromium(kiosk.host.url);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    const stopping = [kiosk?.host.close(), kiosk?.core.stop()];
+    Promise.all(stopping)
+      .then(() => server.close())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   });
 }

@@ -109,6 +109,19 @@ describe('LockBoard', () => {
     });
   });
 
+  it('in demo mode, a door shut after opening holds the parcel if it was empty, and not if it held one', async () => {
+    const { board } = await connect({
+      boards: 1,
+      autoCloseMs: 30,
+      autoCloseTogglesItem: true,
+      itemsAt: [2],
+    });
+    await board.open(1);
+    expect((await board.waitClosed(1, 1000, 5)).outcome).toBe('closed_with_item');
+    await board.open(2);
+    expect((await board.waitClosed(2, 1000, 5)).outcome).toBe('closed_empty');
+  });
+
   it('answers a missing board with TIMEOUT rather than hanging', async () => {
     const { board } = await connect({ boards: 1 }, { boards: 2, replyTimeoutMs: 50 });
     await expect(board.status()).rejects.toMatchObject({ code: 'TIMEOUT' });

@@ -17,7 +17,10 @@ const LockSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('simulator'),
     boards: z.number().int().min(1).max(10),
+    /** Doors shut by themselves this long after opening (demos without a real cabinet). */
     autoCloseMs: z.number().int().positive().optional(),
+    /** With autoCloseMs: a shut door gains the parcel it lacked, or loses the one it had. */
+    demo: z.boolean().default(false),
   }),
 ]);
 

@@ -47,6 +47,7 @@ export async function connectCabinet(config: KioskConfig): Promise<CabinetHardwa
         boards: lock.boards,
         hookBitMeansClosed: config.hookBitMeansClosed,
         autoCloseMs: lock.autoCloseMs,
+        autoCloseTogglesItem: lock.demo,
       });
       const gateway = await serveTcp(cabinet, 0);
       const board = await LockBoard.connect({

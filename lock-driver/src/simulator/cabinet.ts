@@ -27,8 +27,13 @@ export interface CabinetOptions {
   openDelayMs?: number;
   /** Positions holding an item at start. */
   itemsAt?: number[];
-  /** Demo mode: every opened door is shut again this long after it opened, item unchanged. */
+  /** Every opened door is shut again this long after it opened. */
   autoCloseMs?: number;
+  /**
+   * Demo mode, with autoCloseMs: whoever shuts the door changed what is inside, as a
+   * courier or a returning customer (puts a parcel in) and a recipient (takes it) do.
+   */
+  autoCloseTogglesItem?: boolean;
 }
 
 /**
@@ -131,8 +136,12 @@ export class SimulatedCabinet extends EventEmitter {
       const next = lock.onNextOpen;
       lock.onNextOpen = undefined;
       if (next) this.later(next.closeAfterMs, () => this.closeDoor(position, next.itemPresent));
-      else if (this.options.autoCloseMs !== undefined)
-        this.later(this.options.autoCloseMs, () => this.closeDoor(position));
+      else if (this.options.autoCloseMs !== undefined) {
+        const toggle = this.options.autoCloseTogglesItem;
+        this.later(this.options.autoCloseMs, () =>
+          this.closeDoor(position, toggle ? !lock.itemPresent : lock.itemPresent),
+        );
+      }
     });
   }
 
