@@ -119,7 +119,7 @@ process.stdout.write(banner(`http://localhost:${server.port}`, kiosk?.host.url, 
 if (kiosk && process.argv.includes('--kiosk-window')) launchChromium(kiosk.host.url);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    const stopping = [kiosk?.host.close(), kiosk?.core.stop()];
+    const stopping = kiosk ? [kiosk.host.close(), kiosk.core.stop()] : [];
     Promise.all(stopping)
       .then(() => server.close())
       .then(
