@@ -18,8 +18,8 @@ afterEach(async () => {
   k = undefined;
 });
 
-async function open(doors?: string): Promise<{ k: KioskScene; page: Page }> {
-  k = await kioskScene(doors);
+async function open(doors?: string, stationExtra = {}): Promise<{ k: KioskScene; page: Page }> {
+  k = await kioskScene(doors, stationExtra);
   page = await browser.newPage({ viewport: { width: 1080, height: 1600 } });
   await page.goto(`${k.host.url}?lang=en`);
   await page.getByText('Support: +383 38 555 000').waitFor();
@@ -141,5 +141,15 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
       status: 'occupied',
       parcel: { trackingNumber: shipment.tracking_number },
     });
+  });
+
+  it('returns home and clears what was typed after the idle time the heartbeat configured', async () => {
+    const { page } = await open('1:S', { idleTimeoutSeconds: 2 });
+    await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+    await typeOnKeypad(page, '1234');
+    expect(await page.locator('.keypad-display').textContent()).toBe('1234');
+    await page.getByRole('button', { name: 'Pick up a parcel' }).waitFor({ timeout: 5000 });
+    await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+    expect((await page.locator('.keypad-display').textContent())?.trim()).toBe('');
   });
 });

@@ -12,6 +12,22 @@ interface Row {
 }
 
 const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+/** Confirms in flight at once during a replay. */
+const WINDOW = 16;
+
+/** The leading rows up to the first that concerns a parcel already in the window. */
+function onePerParcel(rows: Row[]): Row[] {
+  const seen = new Set<string>();
+  const window: Row[] = [];
+  for (const row of rows) {
+    const body = JSON.parse(row.body) as { shipmentId?: string; returnId?: string };
+    const parcel = body.shipmentId ?? body.returnId ?? String(row.id);
+    if (seen.has(parcel)) break;
+    seen.add(parcel);
+    window.push(row);
+  }
+  return window;
+}
 
 export interface QueueEvents {
   /** A confirm could not be delivered in 7 days: kept aside, operations must hear of it. */
@@ -60,38 +76,54 @@ export class ConfirmQueue {
     return this.replaying;
   }
 
+  /**
+   * Sends due confirms a window at a time, concurrently, but never two of one parcel in a
+   * window: a parcel's confirms reach the service in the order they happened. Rows done
+   * in a window are deleted in one transaction; a crash before that only resends them,
+   * and the service answers a resent confirm with 404, which counts as done.
+   */
   private async drain(): Promise<void> {
-    const next = this.db.prepare(
-      'select id, kind, body, occurred_at, attempts from confirms where next_attempt_at <= ? order by id limit 1',
+    const due = this.db.prepare(
+      'select id, kind, body, occurred_at, attempts from confirms where next_attempt_at <= ? order by id limit ?',
     );
     for (;;) {
-      const row = next.get(this.now()) as Row | undefined;
-      if (!row) return;
-      if (this.now() - Date.parse(row.occurred_at) > MAX_AGE_MS) {
-        this.setAside(row, 'older than 7 days: the service no longer accepts it');
-        continue;
-      }
-      const answer = await this.client.confirm(row.kind, JSON.parse(row.body) as object);
-      if (answer.ok || answer.status === 404) {
-        this.db.prepare('delete from confirms where id = ?').run(row.id);
+      const window = onePerParcel(due.all(this.now(), WINDOW) as Row[]);
+      if (window.length === 0) return;
+      const outcomes = await Promise.all(window.map((row) => this.send(row)));
+      const done = window.filter((_, i) => outcomes[i] === 'done');
+      this.db.transaction(() =>
+        done.forEach((row) => this.db.prepare('delete from confirms where id = ?').run(row.id)),
+      )();
+      if (done.length) {
         this.backoffMs = 1000;
         this.events.changed();
-        continue;
       }
-      if (answer.status === 400) {
-        // The service refuses it for good (occurred_at out of range): retrying cannot help.
-        this.setAside(row, `refused: ${answer.code ?? answer.status}`);
-        continue;
+      if (outcomes.includes('retry')) {
+        this.backoffMs = Math.min(this.backoffMs * 2, 60_000);
+        return;
       }
-      // Network, 5xx, 401 (offline mark), 429: keep it, and keep the order, for later.
-      this.db
-        .prepare(
-          'update confirms set attempts = attempts + 1, last_error = ?, next_attempt_at = ? where id = ?',
-        )
-        .run(`${answer.status} ${answer.code ?? ''}`.trim(), this.now() + this.backoffMs, row.id);
-      this.backoffMs = Math.min(this.backoffMs * 2, 60_000);
-      return;
     }
+  }
+
+  private async send(row: Row): Promise<'done' | 'retry' | 'aside'> {
+    if (this.now() - Date.parse(row.occurred_at) > MAX_AGE_MS) {
+      this.setAside(row, 'older than 7 days: the service no longer accepts it');
+      return 'aside';
+    }
+    const answer = await this.client.confirm(row.kind, JSON.parse(row.body) as object);
+    if (answer.ok || answer.status === 404) return 'done';
+    if (answer.status === 400) {
+      // The service refuses it for good (occurred_at out of range): retrying cannot help.
+      this.setAside(row, `refused: ${answer.code ?? answer.status}`);
+      return 'aside';
+    }
+    // Network, 5xx, 401 (offline mark), 429: keep it for later.
+    this.db
+      .prepare(
+        'update confirms set attempts = attempts + 1, last_error = ?, next_attempt_at = ? where id = ?',
+      )
+      .run(`${answer.status} ${answer.code ?? ''}`.trim(), this.now() + this.backoffMs, row.id);
+    return 'retry';
   }
 
   private setAside(row: Row, reason: string): void {

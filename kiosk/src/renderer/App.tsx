@@ -1,5 +1,5 @@
 import type { KioskState } from '../bridge/api';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { kiosk, subscribe } from './bridge';
 import { LANGUAGES } from './i18n';
@@ -25,13 +25,19 @@ function useKioskState(): KioskState {
   return state;
 }
 
-/** Back to home after the configured idle time; every input is cleared by remounting. */
-function useIdleTimeout(seconds: number, onIdle: () => void, activity: unknown) {
+/**
+ * Back to home after the configured idle time; every input is cleared by remounting.
+ * Only touches and keys count as activity: state pushed by the core (every heartbeat)
+ * must not keep an abandoned screen alive.
+ */
+function useIdleTimeout(seconds: number, onIdle: () => void) {
+  const latest = useRef(onIdle);
+  latest.current = onIdle;
   useEffect(() => {
-    let timer = setTimeout(onIdle, seconds * 1000);
+    let timer = setTimeout(() => latest.current(), seconds * 1000);
     const reset = () => {
       clearTimeout(timer);
-      timer = setTimeout(onIdle, seconds * 1000);
+      timer = setTimeout(() => latest.current(), seconds * 1000);
     };
     const events = ['pointerdown', 'keydown'] as const;
     events.forEach((e) => window.addEventListener(e, reset));
@@ -39,7 +45,7 @@ function useIdleTimeout(seconds: number, onIdle: () => void, activity: unknown) 
       clearTimeout(timer);
       events.forEach((e) => window.removeEventListener(e, reset));
     };
-  }, [seconds, onIdle, activity]);
+  }, [seconds]);
 }
 
 export function App() {
@@ -60,11 +66,9 @@ export function App() {
     return () => window.removeEventListener('hashchange', follow);
   }, []);
   const doorOpen = state.session !== null && state.session.phase !== 'closed';
-  useIdleTimeout(
-    state.config?.idle_timeout_seconds ?? 60,
-    () => !doorOpen && screen !== 'maintenance' && home(),
-    [screen, state.session],
-  );
+  useIdleTimeout(state.config?.idle_timeout_seconds ?? 60, () => {
+    if (!doorOpen && screen !== 'maintenance') home();
+  });
   const props = { state, home };
 
   return (
