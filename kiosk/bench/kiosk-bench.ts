@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type Database from 'better-sqlite3';
 import { chromium } from 'playwright-core';
 import { SimulatedCabinet, serveTcp } from '@locker/lock-driver';
 import {
@@ -157,7 +158,7 @@ async function main() {
       quiet,
     );
     const closedAt = new Date(Date.now() - 60_000);
-    const fill = (replayCore as unknown as { db: import('better-sqlite3').Database }).db;
+    const fill = (replayCore as unknown as { db: Database.Database }).db;
     fill.transaction(() => {
       for (const id of queued.ids)
         replayCore.queue.add('door', { shipmentId: id, collected: true }, closedAt);
