@@ -10,8 +10,7 @@ import { REPO_ROOT } from '../server/src/config';
 import type { Sql } from '../server/src/db/connect';
 import { startServer } from '../server/src/server';
 import { execFileSync } from 'node:child_process';
-import { chmodSync } from 'node:fs';
-import { loadKioskConfig } from '../kiosk/src/core/config';
+import { loadKioskConfig, writeKioskConfig } from '../kiosk/src/core/config';
 import { KioskCore } from '../kiosk/src/core/kiosk';
 import { RENDERER_DIR, launchChromium } from '../kiosk/src/hosts/browser';
 import { startBrowserHost } from '../kiosk/src/hosts/browserHost';
@@ -70,15 +69,12 @@ async function startKiosk(serverUrl: string, demo: Demo) {
     env: { ...process.env, NODE_ENV: 'production' },
   });
   const file = path.join(REPO_ROOT, '.data/kiosk/kiosk.json');
-  mkdirSync(path.dirname(file), { recursive: true });
-  const config = {
+  writeKioskConfig(file, {
     serverUrl,
     deviceToken: demo.terminalToken,
     lock: { kind: 'simulator', boards: 1, autoCloseMs: 6000, demo: true },
     dataDir: './data',
-  };
-  writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o600 });
-  chmodSync(file, 0o600);
+  });
   const core = await KioskCore.start(loadKioskConfig(file));
   const host = await startBrowserHost(core, RENDERER_DIR, Number(process.env.KIOSK_PORT ?? 8081));
   return { core, host };

@@ -7,7 +7,7 @@
  *   pnpm --filter @locker/kiosk bench
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
@@ -23,7 +23,7 @@ import { REPO_ROOT } from '../../server/src/config';
 import { pickupCodeHash } from '../../server/src/domain/secrets';
 import { startServer } from '../../server/src/server';
 import { benchDatabase } from '../../server/bench/harness';
-import { loadKioskConfig } from '../src/core/config';
+import { loadKioskConfig, writeKioskConfig } from '../src/core/config';
 import { KioskCore } from '../src/core/kiosk';
 import { RENDERER_DIR } from '../src/hosts/browser';
 import { startBrowserHost } from '../src/hosts/browserHost';
@@ -42,19 +42,13 @@ const pct = (v: number[], p: number) =>
   [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((p / 100) * v.length))]!;
 
 function kioskConfig(serverUrl: string, token: string, gatewayPort: number): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'kiosk-bench-'));
-  const file = path.join(dir, 'kiosk.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      serverUrl,
-      deviceToken: token,
-      lock: { kind: 'tcp', host: '127.0.0.1', port: gatewayPort },
-      dataDir: './data',
-      heartbeatIntervalSeconds: 60,
-    }),
-  );
-  chmodSync(file, 0o600);
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'kiosk-bench-')), 'kiosk.json');
+  writeKioskConfig(file, {
+    serverUrl,
+    deviceToken: token,
+    lock: { kind: 'tcp', host: '127.0.0.1', port: gatewayPort },
+    dataDir: './data',
+  });
   return file;
 }
 

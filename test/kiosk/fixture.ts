@@ -1,10 +1,10 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { loadKioskConfig } from '../../kiosk/src/core/config';
+import { loadKioskConfig, writeKioskConfig } from '../../kiosk/src/core/config';
 import { KioskCore } from '../../kiosk/src/core/kiosk';
 import { startBrowserHost, type BrowserHost } from '../../kiosk/src/hosts/browserHost';
 import { RENDERER_DIR } from '../../kiosk/src/hosts/browser';
@@ -49,24 +49,19 @@ export interface KioskScene {
   stop(): Promise<void>;
 }
 
-/** Writes a kiosk configuration file the way an installer would (0600: it holds the token). */
-export function writeKioskConfig(serverUrl: string, token: string, extra: object = {}): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'kiosk-'));
-  const file = path.join(dir, 'kiosk.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      serverUrl,
-      deviceToken: token,
-      lock: { kind: 'simulator', boards: 1 },
-      dataDir: './data',
-      heartbeatIntervalSeconds: 1,
-      cabinetPollSeconds: 1,
-      doorCloseTimeoutSeconds: 30,
-      ...extra,
-    }),
-  );
-  chmodSync(file, 0o600);
+/** A kiosk configuration for the test server, on the simulator unless `extra` says otherwise. */
+export function writeTestKioskConfig(serverUrl: string, token: string, extra: object = {}): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'kiosk-')), 'kiosk.json');
+  writeKioskConfig(file, {
+    serverUrl,
+    deviceToken: token,
+    lock: { kind: 'simulator', boards: 1 },
+    dataDir: './data',
+    heartbeatIntervalSeconds: 1,
+    cabinetPollSeconds: 1,
+    doorCloseTimeoutSeconds: 30,
+    ...extra,
+  });
   return file;
 }
 
@@ -84,7 +79,7 @@ export async function kioskScene(
     'Arben Krasniqi',
   );
   const scene = { ...base, courier };
-  const configFile = writeKioskConfig(stack.url, scene.terminal.token);
+  const configFile = writeTestKioskConfig(stack.url, scene.terminal.token);
   const core = await KioskCore.start(loadKioskConfig(configFile), {
     info: () => {},
     warn: () => {},

@@ -12,7 +12,7 @@ import {
   kioskScene,
   launchBrowser,
   typeOnKeypad,
-  writeKioskConfig,
+  writeTestKioskConfig,
 } from './fixture';
 
 let browser: Browser;
@@ -105,7 +105,7 @@ describe('a kiosk that loses the service', () => {
     const { shipment, code } = await scene.deposit();
     const cabinet = new SimulatedCabinet({ boards: 1 });
     const gateway = await serveTcp(cabinet);
-    const config = writeKioskConfig(stack.url, scene.terminal.token, {
+    const config = writeTestKioskConfig(stack.url, scene.terminal.token, {
       lock: { kind: 'tcp', host: '127.0.0.1', port: gateway.port },
     });
     const dataDir = path.join(path.dirname(config), 'data');

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -82,4 +82,14 @@ export function loadKioskConfig(file: string): KioskConfig {
     throw new ConfigError(`${file} has mistakes:\n${problems}`);
   }
   return { ...parsed.data, dataDir: path.resolve(path.dirname(file), parsed.data.dataDir) };
+}
+
+/**
+ * Writes a configuration file as an installer would: readable by its owner only, since it
+ * holds the device token. `dataDir` is taken relative to the file.
+ */
+export function writeKioskConfig(file: string, config: z.input<typeof KioskConfigSchema>): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o600 });
+  chmodSync(file, 0o600);
 }
