@@ -1,8 +1,7 @@
-import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
 import { REPO_ROOT } from '../src/config';
 import { connect } from '../src/db/connect';
-import { ensureEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
 import { migrate } from '../src/db/migrate';
 import { TEMPLATE_DATABASE, withDatabase } from './databases';
 
@@ -13,7 +12,26 @@ declare module 'vitest' {
   }
 }
 
-let embedded: EmbeddedDatabase | undefined;
+let postgres: ChildProcess | undefined;
+
+/** Starts test/postgresProcess.ts and answers the URL it prints. */
+function startEmbedded(): Promise<string> {
+  postgres = spawn(process.execPath, ['--import', 'tsx', 'server/test/postgresProcess.ts'], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    postgres!.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    postgres!.once('exit', (code) =>
+      reject(new Error(`the test PostgreSQL process ended (${code})`)),
+    );
+  });
+}
 
 /**
  * Tests run on a real PostgreSQL: `DATABASE_URL` when set, else an embedded cluster of
@@ -22,14 +40,7 @@ let embedded: EmbeddedDatabase | undefined;
  */
 export async function setup(project: TestProject): Promise<void> {
   let adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) {
-    embedded = await ensureEmbeddedPostgres({
-      dataDir: path.join(REPO_ROOT, '.data/test-postgres'),
-      port: Number(process.env.TEST_PG_PORT ?? 54339),
-      durable: false,
-    });
-    adminUrl = embedded.url;
-  }
+  adminUrl ??= await startEmbedded();
   const admin = connect(adminUrl, { max: 1 });
   try {
     const stale = await admin<{ datname: string }[]>`
@@ -50,5 +61,10 @@ export async function setup(project: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
-  await embedded?.stop();
+  const child = postgres;
+  if (!child || child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 }

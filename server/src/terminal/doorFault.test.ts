@@ -11,7 +11,11 @@ describe('POST /terminal/v1/door/fault (extension)', () => {
   it('takes the door out of service and undoes the deposit just made into it, so a retry gets another door', async () => {
     const scene = await stack.scene('1:S,2:S');
     const parcel = await stack.shipment(scene.org.id, scene.station.id);
-    const deposit = () => scene.terminal.api.post('/terminal/v1/deposit', { courierNo: scene.courier.number, trackingNumber: parcel.tracking_number });
+    const deposit = () =>
+      scene.terminal.api.post('/terminal/v1/deposit', {
+        courierNo: scene.courier.number,
+        trackingNumber: parcel.tracking_number,
+      });
     expect((await deposit()).body.door).toBe(1);
     const fault = await scene.terminal.api.post('/terminal/v1/door/fault', { position: 1 });
     expect(fault.body).toEqual({ ok: true });
@@ -20,7 +24,8 @@ describe('POST /terminal/v1/door/fault (extension)', () => {
       return c.body.doors[0].status === 'out_of_service' ? c : undefined;
     }, 2000);
     expect(cabinet.body.doors[0]).toMatchObject({ status: 'out_of_service', parcel: null });
-    const [row] = await stack.sql`select status, pickup_code_hash from shipments where id = ${parcel.id}`;
+    const [row] =
+      await stack.sql`select status, pickup_code_hash from shipments where id = ${parcel.id}`;
     expect(row).toEqual({ status: 'booked', pickup_code_hash: null });
     expect((await deposit()).body.door).toBe(2);
     const [alert] = await stack.sql`select kind from alerts where station_id = ${scene.station.id}`;
@@ -31,10 +36,16 @@ describe('POST /terminal/v1/door/fault (extension)', () => {
     const scene = await stack.scene('1:S');
     const { shipment } = await scene.deposit();
     await stack.sql`update door_occupancy set since = now() - interval '1 hour' where shipment_id = ${shipment.id}`;
-    expect((await scene.terminal.api.post('/terminal/v1/door/fault', { position: 1 })).status).toBe(200);
+    expect((await scene.terminal.api.post('/terminal/v1/door/fault', { position: 1 })).status).toBe(
+      200,
+    );
     const [row] = await stack.sql`select status from shipments where id = ${shipment.id}`;
     expect(row?.status).toBe('ready_for_pickup');
-    expect((await scene.terminal.api.post('/terminal/v1/door/fault', { position: 9 })).status).toBe(404);
-    expect((await scene.terminal.api.post('/terminal/v1/door/fault', { position: 'one' })).status).toBe(400);
+    expect((await scene.terminal.api.post('/terminal/v1/door/fault', { position: 9 })).status).toBe(
+      404,
+    );
+    expect(
+      (await scene.terminal.api.post('/terminal/v1/door/fault', { position: 'one' })).status,
+    ).toBe(400);
   });
 });

@@ -12,7 +12,11 @@ import { lockStation } from './doorAssignment';
 // only while it is this fresh; an older parcel is physically inside and stays recorded.
 const UNDO_DEPOSIT_WITHIN = '10 minutes';
 
-async function takeOutOfService(tx: TransactionSql, stationId: string, position: number): Promise<boolean> {
+async function takeOutOfService(
+  tx: TransactionSql,
+  stationId: string,
+  position: number,
+): Promise<boolean> {
   await lockStation(tx, stationId);
   const [door] = await tx<{ id: string }[]>`
     update doors set out_of_service = true
@@ -58,7 +62,10 @@ export function doorFault({ sql, cabinetChanged, logger }: Services): Middleware
       return done;
     });
     if (!found) throw problem.notFound('No door has that position at this station.');
-    logger.warn({ alert: 'door_fault', station_code: station.code, position }, 'door taken out of service');
+    logger.warn(
+      { alert: 'door_fault', station_code: station.code, position },
+      'door taken out of service',
+    );
     await cabinetChanged(station.id);
     const body: OkResponse = { ok: true };
     ctx.body = body;

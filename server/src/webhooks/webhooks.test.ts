@@ -102,10 +102,14 @@ describe('webhooks', () => {
     expect(verify(webhookSecret, signature, delivery.raw, 300, Date.now() + 10 * 60_000)).toBe(
       false,
     );
-    const [done] =
-      await stack.sql`select attempts, delivered_at from outbox where channel = 'webhook' and shipment_id = ${shipment.id}`;
-    expect(done?.attempts).toBe(3);
-    expect(done?.delivered_at).toBeInstanceOf(Date);
+    // The receiver answered; the server records the delivery right after.
+    const done = await waitFor(async () => {
+      const [row] =
+        await stack.sql`select attempts, delivered_at from outbox where channel = 'webhook' and shipment_id = ${shipment.id}`;
+      return row?.delivered_at ? row : undefined;
+    });
+    expect(done.attempts).toBe(3);
+    expect(done.delivered_at).toBeInstanceOf(Date);
   });
 
   it('notifies collection and a deposited return (the spec’s “merchant notified”)', async () => {

