@@ -122,3 +122,18 @@ export const DoorFaultRequestSchema = z.strictObject({
   position: z.number().int().min(1),
 });
 export type DoorFaultRequest = z.infer<typeof DoorFaultRequestSchema>;
+
+/** Extension: the deposited returns a courier can take out at this station. */
+export const CourierReturnsRequestSchema = z.strictObject({ courierNo: z.string().min(1).max(64) });
+export const CourierReturnsResponseSchema = z.strictObject({
+  ok: z.literal(true),
+  parcels: z.array(z.strictObject({ door: z.number().int(), trackingNumber: z.string() })),
+});
+export type CourierReturnsResponse = z.infer<typeof CourierReturnsResponseSchema>;
+
+/** Extension: a courier took a return out of its door (the door was seen closed, empty). */
+export const ReturnCollectedRequestSchema = z.strictObject({
+  courierNo: z.string().min(1).max(64),
+  trackingNumber: z.string().min(1).max(64),
+  occurred_at: OccurredAtSchema.optional(),
+});

@@ -35,7 +35,7 @@ describe('GET /openapi.json', () => {
       Object.keys(ops).map((m) => `${m} ${p}`),
     );
     const served = servedRoutes().filter((r) => r !== 'get /openapi.json');
-    expect(served.length).toBe(14);
+    expect(served.length).toBe(16);
     expect(documented.sort()).toEqual(served.sort());
   });
 

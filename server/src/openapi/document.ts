@@ -4,6 +4,9 @@ import {
   CourierVerifyResponseSchema,
   CreateShipmentRequestSchema,
   DepositRequestSchema,
+  CourierReturnsRequestSchema,
+  CourierReturnsResponseSchema,
+  ReturnCollectedRequestSchema,
   DoorFaultRequestSchema,
   DepositResponseSchema,
   DoorConfirmRequestSchema,
@@ -154,6 +157,18 @@ export function openApiDocument() {
         DoorFaultRequestSchema,
         OkResponseSchema,
         [400, 401, 404],
+      ),
+      '/terminal/v1/courier/returns': terminalPost(
+        'Extension: the deposited returns a courier can take out here',
+        CourierReturnsRequestSchema,
+        CourierReturnsResponseSchema,
+        [400, 401, 403],
+      ),
+      '/terminal/v1/courier/returns/collected': terminalPost(
+        'Extension: a courier took a return out of its door',
+        ReturnCollectedRequestSchema,
+        OkResponseSchema,
+        [400, 401, 403, 404],
       ),
       '/api/v1/shipments': {
         post: {

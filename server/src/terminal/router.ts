@@ -6,6 +6,7 @@ import { courierVerify, deposit } from './deposit';
 import { heartbeat } from './heartbeat';
 import { doorConfirm, pickup } from './pickup';
 import { doorFault } from './doorFault';
+import { courierReturns, returnCollected } from './returnCollection';
 import { rateLimit } from './rateLimit';
 import { confirmReturnRoute, startReturnRoute } from './returns';
 
@@ -32,6 +33,8 @@ export function terminalRouter(services: Services): Router {
   router.post('/return/confirm', online, confirmReturnRoute(services));
   // Extensions beyond the spec (docs/terminal-extensions.md).
   router.post('/door/fault', online, doorFault(services));
+  router.post('/courier/returns', online, courierReturns(services));
+  router.post('/courier/returns/collected', online, returnCollected(services));
   router.post(
     '/heartbeat',
     authenticateTerminal(sql, authCache, { allowOffline: true }),
