@@ -152,4 +152,31 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
     await page.getByRole('button', { name: 'Pick up a parcel' }).click();
     expect((await page.locator('.keypad-display').textContent())?.trim()).toBe('');
   });
+
+  it('a courier takes a deposited return out on screen and the merchant sees return_collected', async () => {
+    const { k, page } = await open('1:S,2:S');
+    const parcel = await k.scene.collected();
+    const started = await k.scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: parcel.tracking_number,
+    });
+    await k.scene.terminal.api.post('/terminal/v1/return/confirm', {
+      returnId: started.body.returnId,
+      deposited: true,
+    });
+    k.cabinet.setItem(started.body.door, true);
+    k.cabinet.closeAfterOpen(started.body.door, 300, false);
+
+    await page.getByRole('button', { name: 'Courier' }).click();
+    await typeOnKeypad(page, k.scene.courier.number);
+    await page.getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('button', { name: 'Take out returns' }).click();
+    await page.getByRole('heading', { name: `Door ${started.body.door} is open` }).waitFor();
+    await page.getByText('All returns taken. Thank you!').waitFor();
+    const api = client(k.stack.url, k.scene.org.apiKey);
+    await waitFor(async () =>
+      (await api.get(`/api/v1/shipments/${parcel.id}`)).body.status === 'return_collected'
+        ? true
+        : undefined,
+    );
+  });
 });

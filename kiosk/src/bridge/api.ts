@@ -17,7 +17,7 @@ export type DoorOpened = { kind: 'door_open'; door: number };
 
 /** The door a customer or courier is working at, as the screen shows it. */
 export interface DoorSession {
-  kind: 'pickup' | 'deposit' | 'return';
+  kind: 'pickup' | 'deposit' | 'return' | 'collect';
   door: number;
   phase: 'open' | 'closed' | 'left_open';
   /** Set when the door was closed: what the sensors saw. */
@@ -46,6 +46,11 @@ export interface KioskApi {
   startReturn(trackingNumber: string): Promise<DoorOpened | Refusal>;
   /** The customer gave up: the return door is released once it is closed. */
   cancelReturn(): Promise<{ kind: 'cancelled' }>;
+  /**
+   * A courier takes out the returns waiting here: their doors open one after another,
+   * each once the previous one was closed empty. Answers how many there are.
+   */
+  collectReturns(courierNo: string): Promise<{ kind: 'collecting'; count: number } | Refusal>;
 }
 
 export type KioskMethod = keyof KioskApi;
@@ -56,4 +61,5 @@ export const KIOSK_METHODS = [
   'deposit',
   'startReturn',
   'cancelReturn',
+  'collectReturns',
 ] as const satisfies readonly KioskMethod[];

@@ -24,6 +24,8 @@ export function dispatch(api: KioskApi, method: KioskMethod, args: unknown[]): P
       return api.startReturn(text(args[0]));
     case 'cancelReturn':
       return api.cancelReturn();
+    case 'collectReturns':
+      return api.collectReturns(text(args[0]));
     default: {
       const unknown: never = method;
       throw new TypeError(`no bridge method ${String(unknown)}`);

@@ -1,5 +1,6 @@
 import {
   CabinetResponseSchema,
+  CourierReturnsResponseSchema,
   CourierVerifyResponseSchema,
   DepositResponseSchema,
   OkResponseSchema,
@@ -122,13 +123,18 @@ export class TerminalClient {
   }
 
   /** A queued confirm, sent as stored (`occurred_at` included). */
-  confirm(kind: 'door' | 'return', body: object) {
-    return this.call(
-      OkResponseSchema,
-      'post',
-      kind === 'door' ? 'door/confirm' : 'return/confirm',
-      body,
-    );
+  confirm(kind: 'door' | 'return' | 'return_taken', body: object) {
+    const path = {
+      door: 'door/confirm',
+      return: 'return/confirm',
+      return_taken: 'courier/returns/collected',
+    }[kind];
+    return this.call(OkResponseSchema, 'post', path, body);
+  }
+
+  /** Extension: the deposited returns waiting for a courier at this station. */
+  courierReturns(courierNo: string) {
+    return this.call(CourierReturnsResponseSchema, 'post', 'courier/returns', { courierNo });
   }
 
   /** Extension: a door that would not open is taken out of service (docs/terminal-extensions.md). */

@@ -1,7 +1,7 @@
 import type { KioskDatabase } from './database';
 import type { TerminalClient } from './client';
 
-export type ConfirmKind = 'door' | 'return';
+export type ConfirmKind = 'door' | 'return' | 'return_taken';
 
 interface Row {
   id: number;
@@ -20,8 +20,12 @@ function onePerParcel(rows: Row[]): Row[] {
   const seen = new Set<string>();
   const window: Row[] = [];
   for (const row of rows) {
-    const body = JSON.parse(row.body) as { shipmentId?: string; returnId?: string };
-    const parcel = body.shipmentId ?? body.returnId ?? String(row.id);
+    const body = JSON.parse(row.body) as {
+      shipmentId?: string;
+      returnId?: string;
+      trackingNumber?: string;
+    };
+    const parcel = body.shipmentId ?? body.returnId ?? body.trackingNumber ?? String(row.id);
     if (seen.has(parcel)) break;
     seen.add(parcel);
     window.push(row);

@@ -22,6 +22,21 @@ export const MIGRATIONS: string[] = [
      reason text not null,
      set_aside_at integer not null
    ) strict;`,
+  // A courier taking a return out of the locker is confirmed through the queue too. SQLite
+  // cannot change a CHECK constraint, so the table is rebuilt with its rows.
+  `create table confirms_v2 (
+     id integer primary key,
+     kind text not null check (kind in ('door', 'return', 'return_taken')),
+     body text not null,
+     occurred_at text not null,
+     attempts integer not null default 0,
+     next_attempt_at integer not null,
+     last_error text,
+     created_at integer not null
+   ) strict;
+   insert into confirms_v2 select * from confirms;
+   drop table confirms;
+   alter table confirms_v2 rename to confirms;`,
 ];
 
 export type KioskDatabase = Database.Database;

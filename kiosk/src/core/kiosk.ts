@@ -217,6 +217,36 @@ export class KioskCore extends EventEmitter implements KioskApi {
     await this.afterSession();
   }
 
+  async collectReturns(
+    courierNo: string,
+  ): Promise<{ kind: 'collecting'; count: number } | Refusal> {
+    const answer = await this.client.courierReturns(courierNo);
+    if (!answer.ok) return refusalOf(answer);
+    void this.takeOutReturns(courierNo, answer.value.parcels);
+    return { kind: 'collecting', count: answer.value.parcels.length };
+  }
+
+  /** One door at a time: the next opens once the courier shut the previous one empty. */
+  private async takeOutReturns(
+    courierNo: string,
+    parcels: { door: number; trackingNumber: string }[],
+  ): Promise<void> {
+    for (const { door, trackingNumber } of parcels) {
+      if (!(await this.openDoor('collect', door))) continue;
+      const closed = await watchUntilClosed(this.hardware.board, door, {
+        leftOpenMs: this.config.doorCloseTimeoutSeconds * 1000,
+        onLeftOpen: () => this.session({ kind: 'collect', door, phase: 'left_open' }),
+      });
+      if (closed === 'cancelled') return;
+      // Still inside: the courier left it, and it stays the locker's.
+      if (!closed.itemPresent)
+        this.queue.add('return_taken', { courierNo, trackingNumber }, closed.at);
+      this.session({ kind: 'collect', door, phase: 'closed', itemPresent: closed.itemPresent });
+      await this.afterSession();
+    }
+    this.session(null);
+  }
+
   cancelReturn(): Promise<{ kind: 'cancelled' }> {
     this.returnCancelled = true;
     return Promise.resolve({ kind: 'cancelled' });

@@ -13,6 +13,7 @@ const bridge = {
   deposit: (courierNo, trackingNumber) => invoke('deposit', courierNo, trackingNumber),
   startReturn: (trackingNumber) => invoke('startReturn', trackingNumber),
   cancelReturn: () => invoke('cancelReturn'),
+  collectReturns: (courierNo) => invoke('collectReturns', courierNo),
   subscribe: (listener: (state: KioskState) => void) => {
     const forward = (_event: unknown, state: KioskState) => listener(state);
     ipcRenderer.on('kiosk:state', forward);

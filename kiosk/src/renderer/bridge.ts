@@ -25,6 +25,7 @@ const httpBridge = {
   deposit: (no, tracking) => call('deposit', no, tracking),
   startReturn: (tracking) => call('startReturn', tracking),
   cancelReturn: () => call('cancelReturn'),
+  collectReturns: (no) => call('collectReturns', no),
 } as KioskApi;
 
 export const kiosk: KioskApi = window.kiosk ?? httpBridge;

@@ -32,6 +32,10 @@ const en = {
     put: 'Put the parcel in and close the door.',
     next: 'Next parcel',
     finish: 'Finish',
+    collect: 'Take out returns',
+    collectNone: 'No returns to take out here.',
+    collectTake: 'Take the return out and close the door.',
+    collectDone: 'All returns taken. Thank you!',
     unknown: 'Courier not recognised. Check the number and try again.',
   },
   return: {
@@ -84,6 +88,10 @@ const sq: Messages = {
     put: 'Vendoseni pakon brenda dhe mbyllni derën.',
     next: 'Pakoja tjetër',
     finish: 'Përfundo',
+    collect: 'Merr kthimet',
+    collectNone: 'Këtu nuk ka kthime për t’u marrë.',
+    collectTake: 'Nxirreni pakon e kthyer dhe mbyllni derën.',
+    collectDone: 'Të gjitha kthimet u morën. Faleminderit!',
     unknown: 'Korrieri nuk u njoh. Kontrolloni numrin dhe provoni përsëri.',
   },
   return: {
@@ -134,6 +142,10 @@ const sr: Messages = {
     put: 'Stavite paket unutra i zatvorite vrata.',
     next: 'Sledeći paket',
     finish: 'Završi',
+    collect: 'Preuzmi povraćaje',
+    collectNone: 'Ovde nema povraćaja za preuzimanje.',
+    collectTake: 'Izvadite paket za povraćaj i zatvorite vrata.',
+    collectDone: 'Svi povraćaji su preuzeti. Hvala!',
     unknown: 'Kurir nije prepoznat. Proverite broj i pokušajte ponovo.',
   },
   return: {
@@ -187,6 +199,10 @@ const tr: Messages = {
     put: 'Kargoyu içeri koyun ve kapıyı kapatın.',
     next: 'Sonraki kargo',
     finish: 'Bitir',
+    collect: 'İadeleri al',
+    collectNone: 'Burada alınacak iade yok.',
+    collectTake: 'İade kargoyu çıkarın ve kapıyı kapatın.',
+    collectDone: 'Tüm iadeler alındı. Teşekkürler!',
     unknown: 'Kurye tanınmadı. Numarayı kontrol edip tekrar deneyin.',
   },
   return: {

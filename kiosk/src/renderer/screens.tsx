@@ -1,5 +1,5 @@
 import type { KioskState, Refusal } from '../bridge/api';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { kiosk } from './bridge';
 import { DoorGrid } from './DoorGrid';
@@ -88,6 +88,60 @@ export function PickupScreen({ state, home }: ScreenProps) {
   );
 }
 
+/** The courier takes the waiting returns out, door after door, as the core opens them. */
+function CollectReturns({
+  state,
+  courierNo,
+  done,
+}: {
+  state: KioskState;
+  courierNo: string;
+  done: () => void;
+}) {
+  const { t } = useTranslation();
+  const [count, setCount] = useState<number | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [seen, setSeen] = useState(false);
+  const session = state.session?.kind === 'collect' ? state.session : null;
+  useEffect(() => {
+    if (session) setSeen(true);
+  }, [session]);
+  useEffect(() => {
+    void kiosk
+      .collectReturns(courierNo)
+      .catch((): Refusal => ({ kind: 'unavailable' }))
+      .then((answer) =>
+        answer.kind === 'collecting' ? setCount(answer.count) : setRefusal(answer),
+      );
+  }, [courierNo]);
+  const finished = count === 0 || (seen && !session);
+  return (
+    <section>
+      {refusal && (
+        <RefusalMessage refusal={refusal} supportPhone={state.config?.support_phone ?? ''} />
+      )}
+      {session && (
+        <DoorProgress
+          state={state}
+          door={session.door}
+          openText={t('courier.collectTake')}
+          doneText={() => t('courier.collectTake')}
+        />
+      )}
+      {finished && (
+        <p className="instruction">
+          {count === 0 ? t('courier.collectNone') : t('courier.collectDone')}
+        </p>
+      )}
+      {(finished || refusal) && (
+        <button type="button" className="primary" onClick={done}>
+          {t('done')}
+        </button>
+      )}
+    </section>
+  );
+}
+
 export function CourierScreen({ state, home }: ScreenProps) {
   const { t } = useTranslation();
   const [courierNo, setCourierNo] = useState('');
@@ -96,6 +150,7 @@ export function CourierScreen({ state, home }: ScreenProps) {
   const [door, setDoor] = useState<number | null>(null);
   const [refusal, setRefusal] = useState<Refusal | { kind: 'unknown' } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [collecting, setCollecting] = useState(false);
   const phone = state.config?.support_phone ?? '';
 
   const verify = async () => {
@@ -144,11 +199,17 @@ export function CourierScreen({ state, home }: ScreenProps) {
           maxLength={20}
           label={t('courier.title')}
           busy={busy}
+          acceptLetters
         />
         <button type="button" className="secondary" onClick={home}>
           {t('keypad.back')}
         </button>
       </section>
+    );
+  }
+  if (collecting) {
+    return (
+      <CollectReturns state={state} courierNo={courier.no} done={() => setCollecting(false)} />
     );
   }
   if (door !== null) {
@@ -185,10 +246,16 @@ export function CourierScreen({ state, home }: ScreenProps) {
         maxLength={20}
         label={t('courier.scan')}
         busy={busy}
+        acceptLetters
       />
-      <button type="button" className="secondary" onClick={home}>
-        {t('courier.finish')}
-      </button>
+      <div className="actions">
+        <button type="button" className="secondary" onClick={() => setCollecting(true)}>
+          {t('courier.collect')}
+        </button>
+        <button type="button" className="secondary" onClick={home}>
+          {t('courier.finish')}
+        </button>
+      </div>
     </section>
   );
 }
@@ -256,6 +323,7 @@ export function ReturnScreen({ state, home }: ScreenProps) {
         maxLength={20}
         label={t('return.title')}
         busy={busy}
+        acceptLetters
       />
       <button type="button" className="secondary" onClick={home}>
         {t('keypad.back')}
