@@ -1,5 +1,5 @@
 import type { KioskState, Refusal } from '../bridge/api';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { kiosk } from './bridge';
 import { DoorGrid } from './DoorGrid';
@@ -41,6 +41,34 @@ function DoorProgress({
   );
 }
 
+/** The screen every entry shares: a heading, a hint, what went wrong, the keypad, buttons. */
+function KeypadEntry(props: {
+  title: string;
+  hint?: string;
+  message?: ReactNode;
+  keypad: Omit<Parameters<typeof Keypad>[0], 'label'>;
+  children: ReactNode;
+}) {
+  return (
+    <section>
+      <h2>{props.title}</h2>
+      {props.hint && <p className="hint">{props.hint}</p>}
+      {props.message}
+      <Keypad {...props.keypad} label={props.hint ?? props.title} />
+      {props.children}
+    </section>
+  );
+}
+
+function BackButton({ onClick }: { onClick: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <button type="button" className="secondary" onClick={onClick}>
+      {t('keypad.back')}
+    </button>
+  );
+}
+
 export function PickupScreen({ state, home }: ScreenProps) {
   const { t } = useTranslation();
   const [code, setCode] = useState('');
@@ -67,24 +95,24 @@ export function PickupScreen({ state, home }: ScreenProps) {
     );
   }
   return (
-    <section>
-      <h2>{t('pickup.title')}</h2>
-      <p className="hint">{t('pickup.hint')}</p>
-      {refusal && (
-        <RefusalMessage refusal={refusal} supportPhone={state.config?.support_phone ?? ''} />
-      )}
-      <Keypad
-        value={code}
-        onChange={setCode}
-        onSubmit={() => void submit()}
-        maxLength={10}
-        label={t('pickup.title')}
-        busy={busy}
-      />
-      <button type="button" className="secondary" onClick={home}>
-        {t('keypad.back')}
-      </button>
-    </section>
+    <KeypadEntry
+      title={t('pickup.title')}
+      hint={t('pickup.hint')}
+      message={
+        refusal && (
+          <RefusalMessage refusal={refusal} supportPhone={state.config?.support_phone ?? ''} />
+        )
+      }
+      keypad={{
+        value: code,
+        onChange: setCode,
+        onSubmit: () => void submit(),
+        maxLength: 10,
+        busy,
+      }}
+    >
+      <BackButton onClick={home} />
+    </KeypadEntry>
   );
 }
 
@@ -152,6 +180,14 @@ export function CourierScreen({ state, home }: ScreenProps) {
   const [busy, setBusy] = useState(false);
   const [collecting, setCollecting] = useState(false);
   const phone = state.config?.support_phone ?? '';
+  const message =
+    refusal?.kind === 'unknown' ? (
+      <p className="message message-error" role="alert">
+        {t('courier.unknown')}
+      </p>
+    ) : (
+      refusal && <RefusalMessage refusal={refusal} supportPhone={phone} />
+    );
 
   const verify = async () => {
     setBusy(true);
@@ -182,29 +218,20 @@ export function CourierScreen({ state, home }: ScreenProps) {
 
   if (!courier) {
     return (
-      <section>
-        <h2>{t('courier.title')}</h2>
-        {refusal?.kind === 'unknown' && (
-          <p className="message message-error" role="alert">
-            {t('courier.unknown')}
-          </p>
-        )}
-        {refusal && refusal.kind !== 'unknown' && (
-          <RefusalMessage refusal={refusal} supportPhone={phone} />
-        )}
-        <Keypad
-          value={courierNo}
-          onChange={setCourierNo}
-          onSubmit={() => void verify()}
-          maxLength={20}
-          label={t('courier.title')}
-          busy={busy}
-          acceptLetters
-        />
-        <button type="button" className="secondary" onClick={home}>
-          {t('keypad.back')}
-        </button>
-      </section>
+      <KeypadEntry
+        title={t('courier.title')}
+        message={message}
+        keypad={{
+          value: courierNo,
+          onChange: setCourierNo,
+          onSubmit: () => void verify(),
+          maxLength: 20,
+          busy,
+          acceptLetters: true,
+        }}
+      >
+        <BackButton onClick={home} />
+      </KeypadEntry>
     );
   }
   if (collecting) {
@@ -233,21 +260,19 @@ export function CourierScreen({ state, home }: ScreenProps) {
     );
   }
   return (
-    <section>
-      <h2>{t('courier.hello', { name: courier.name })}</h2>
-      <p className="hint">{t('courier.scan')}</p>
-      {refusal && refusal.kind !== 'unknown' && (
-        <RefusalMessage refusal={refusal} supportPhone={phone} />
-      )}
-      <Keypad
-        value={tracking}
-        onChange={setTracking}
-        onSubmit={() => void deposit()}
-        maxLength={20}
-        label={t('courier.scan')}
-        busy={busy}
-        acceptLetters
-      />
+    <KeypadEntry
+      title={t('courier.hello', { name: courier.name })}
+      hint={t('courier.scan')}
+      message={message}
+      keypad={{
+        value: tracking,
+        onChange: setTracking,
+        onSubmit: () => void deposit(),
+        maxLength: 20,
+        busy,
+        acceptLetters: true,
+      }}
+    >
       <div className="actions">
         <button type="button" className="secondary" onClick={() => setCollecting(true)}>
           {t('courier.collect')}
@@ -256,7 +281,7 @@ export function CourierScreen({ state, home }: ScreenProps) {
           {t('courier.finish')}
         </button>
       </div>
-    </section>
+    </KeypadEntry>
   );
 }
 
@@ -311,24 +336,24 @@ export function ReturnScreen({ state, home }: ScreenProps) {
     );
   }
   return (
-    <section>
-      <h2>{t('return.title')}</h2>
-      {refusal && (
-        <RefusalMessage refusal={refusal} supportPhone={state.config?.support_phone ?? ''} />
-      )}
-      <Keypad
-        value={tracking}
-        onChange={setTracking}
-        onSubmit={() => void start()}
-        maxLength={20}
-        label={t('return.title')}
-        busy={busy}
-        acceptLetters
-      />
-      <button type="button" className="secondary" onClick={home}>
-        {t('keypad.back')}
-      </button>
-    </section>
+    <KeypadEntry
+      title={t('return.title')}
+      message={
+        refusal && (
+          <RefusalMessage refusal={refusal} supportPhone={state.config?.support_phone ?? ''} />
+        )
+      }
+      keypad={{
+        value: tracking,
+        onChange: setTracking,
+        onSubmit: () => void start(),
+        maxLength: 20,
+        busy,
+        acceptLetters: true,
+      }}
+    >
+      <BackButton onClick={home} />
+    </KeypadEntry>
   );
 }
 
