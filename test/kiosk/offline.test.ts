@@ -125,7 +125,11 @@ describe('a kiosk that loses the service', () => {
     try {
       const url = await startKiosk();
       const opened = await (
-        await fetch(`${url}bridge/pickup`, { method: 'POST', body: JSON.stringify([code]) })
+        await fetch(`${url}bridge/pickup`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify([code]),
+        })
       ).json();
       expect(opened).toEqual({ kind: 'door_open', door: 1 });
       // The service drops, the customer shuts the door: the confirm is on disk, not sent.

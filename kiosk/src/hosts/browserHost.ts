@@ -73,6 +73,11 @@ export async function startBrowserHost(
       if (method) {
         if (req.method !== 'POST' || !KIOSK_METHODS.includes(method))
           return void res.writeHead(404).end();
+        // A JSON content type forces a CORS preflight, which this host never answers: a web
+        // page elsewhere cannot drive the doors with a simple cross-site form post.
+        if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+          return void res.writeHead(415).end();
+        }
         const args = JSON.parse((await readBody(req)) || '[]') as unknown[];
         const result = await dispatch(core, method, Array.isArray(args) ? args : []);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
