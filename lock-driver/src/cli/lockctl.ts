@@ -187,6 +187,9 @@ const commands: Record<string, (v: Values) => Promise<Output>> = {
       ? `tcp://127.0.0.1:${(await serveTcp(cabinet, int(v, 'tcp'), wire)).port}`
       : (await servePty(cabinet, wire)).path;
     cabinet.on('unlock', (p: number) => process.stderr.write(`unlock pulse: door ${p}\n`));
+    // Ctrl-C or a kill ends the process normally, so the pseudo-terminal's socat goes too.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.once(signal, () => process.exit(0));
     const json = { listening: where, boards: cabinet.options.boards };
     process.stdout.write(
       (v.json

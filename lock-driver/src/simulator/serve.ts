@@ -110,6 +110,8 @@ export async function servePty(
       { stdio: 'ignore' },
     );
     socat.on('error', () => {});
+    // socat outlives a process that dies without cleaning up: take it along on exit.
+    process.once('exit', killSocat);
     await waitFor(() => existsSync(boardEnd) && existsSync(driverEnd));
     port = new SerialPort({ path: boardEnd, baudRate: wire.baudRate ?? 19200, autoOpen: false });
     await new Promise<void>((resolve, reject) => port!.open((e) => (e ? reject(e) : resolve())));
@@ -120,7 +122,9 @@ export async function servePty(
     );
     current.on('error', () => {});
   };
+  const killSocat = () => socat?.kill();
   const unplug = async () => {
+    process.removeListener('exit', killSocat);
     const [p, s] = [port, socat];
     port = undefined;
     socat = undefined;
