@@ -36,6 +36,16 @@ export interface KioskState {
   stuckConfirms: number;
 }
 
+/** Before the first heartbeat: nothing known, nothing queued. */
+export const INITIAL_STATE: KioskState = {
+  online: false,
+  config: null,
+  cabinet: null,
+  session: null,
+  pendingConfirms: 0,
+  stuckConfirms: 0,
+};
+
 export interface KioskApi {
   getState(): Promise<KioskState>;
   pickup(code: string): Promise<DoorOpened | Refusal>;

@@ -1,5 +1,12 @@
 import { EventEmitter } from 'node:events';
-import type { DoorOpened, DoorSession, KioskApi, KioskState, Refusal } from '../bridge/api';
+import {
+  INITIAL_STATE,
+  type DoorOpened,
+  type DoorSession,
+  type KioskApi,
+  type KioskState,
+  type Refusal,
+} from '../bridge/api';
 import { TerminalClient } from './client';
 import type { KioskConfig } from './config';
 import { ConfirmQueue } from './confirmQueue';
@@ -27,14 +34,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
   readonly client: TerminalClient;
   readonly queue: ConfirmQueue;
   private readonly timers: NodeJS.Timeout[] = [];
-  private state: KioskState = {
-    online: false,
-    config: null,
-    cabinet: null,
-    session: null,
-    pendingConfirms: 0,
-    stuckConfirms: 0,
-  };
+  private state: KioskState = INITIAL_STATE;
   private returnCancelled = false;
 
   private constructor(

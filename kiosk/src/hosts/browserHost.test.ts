@@ -3,17 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KioskApi, KioskState } from '../bridge/api';
+import { INITIAL_STATE, type KioskApi, type KioskState } from '../bridge/api';
 import { CONTENT_SECURITY_POLICY, startBrowserHost, type BrowserHost } from './browserHost';
 
-const state: KioskState = {
-  online: true,
-  config: null,
-  cabinet: null,
-  session: null,
-  pendingConfirms: 0,
-  stuckConfirms: 0,
-};
+const state: KioskState = { ...INITIAL_STATE, online: true };
 const calls: string[] = [];
 const core = Object.assign(new EventEmitter(), {
   getState: () => Promise.resolve(state),

@@ -1,4 +1,4 @@
-import type { KioskState } from '../bridge/api';
+import { INITIAL_STATE, type KioskState } from '../bridge/api';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { kiosk, subscribe } from './bridge';
@@ -7,14 +7,8 @@ import { CourierScreen, MaintenanceScreen, PickupScreen, ReturnScreen } from './
 
 type Screen = 'home' | 'pickup' | 'return' | 'courier' | 'maintenance';
 
-const EMPTY: KioskState = {
-  online: true,
-  config: null,
-  cabinet: null,
-  session: null,
-  pendingConfirms: 0,
-  stuckConfirms: 0,
-};
+// Online until the core says otherwise: no offline banner flashes while the screen loads.
+const EMPTY: KioskState = { ...INITIAL_STATE, online: true };
 
 function useKioskState(): KioskState {
   const [state, setState] = useState<KioskState>(EMPTY);

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Sql } from '../db/connect';
 import { hashSecret } from '../domain/secrets';
+import { bearerToken } from '../http/bearer';
 import { problem } from '../http/problem';
 
 export interface Organization {
@@ -14,15 +15,13 @@ declare module 'koa' {
   }
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,256})$/;
-
 /**
  * API-key authentication: confines the request to the key's organization. Not cached,
  * so a rotated key stops working the moment the rotation commits.
  */
 export function authenticateOrganization(sql: Sql): Middleware {
   return async (ctx, next) => {
-    const key = BEARER.exec(ctx.get('Authorization'))?.[1];
+    const key = bearerToken(ctx);
     if (!key) throw problem.unauthorized();
     const [organization] = await sql<Organization[]>`
       select o.id, o.name

@@ -1,6 +1,5 @@
+import { isUuid } from '../domain/ids';
 import { ProblemError } from '../http/problem';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A page boundary: the last row's creation time in whole microseconds (what PostgreSQL
@@ -12,7 +11,7 @@ export function encodeCursor(micros: string, id: string): string {
 
 export function decodeCursor(cursor: string): { micros: string; id: string } {
   const [micros, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
-  if (!micros || !/^\d{1,19}$/.test(micros) || !id || !UUID.test(id) || extra !== undefined) {
+  if (!micros || !/^\d{1,19}$/.test(micros) || !id || !isUuid(id) || extra !== undefined) {
     throw new ProblemError('validation_failed', 'Invalid field(s): cursor.', [
       {
         field: 'cursor',

@@ -7,6 +7,7 @@ import {
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
 import type { Services } from '../domain/services';
+import { isUuid } from '../domain/ids';
 import { registerShipment } from '../domain/shipments';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
@@ -15,7 +16,6 @@ import { decodeCursor, encodeCursor } from './cursor';
 import { idempotently, requestHash, type StoredAnswer } from './idempotency';
 import { presentShipment, shipmentColumns, shipmentView, type ShipmentView } from './presenter';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 async function create(
@@ -92,7 +92,7 @@ export function listShipments({ sql }: Services): Middleware {
 
 /** Finds one of the organization's shipments; anything else, even malformed ids, is 404. */
 async function ownShipment(services: Services, organizationId: string, id: string | undefined) {
-  const view = id && UUID.test(id) ? await shipmentView(services.sql, id) : undefined;
+  const view = id && isUuid(id) ? await shipmentView(services.sql, id) : undefined;
   if (!view || view.organization_id !== organizationId) throw problem.notFound('No such shipment.');
   return view;
 }

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Sql } from '../db/connect';
 import { hashSecret, sameHash } from '../domain/secrets';
+import { bearerToken } from '../http/bearer';
 import { ProblemError, problem } from '../http/problem';
 import type { TerminalAuthCache } from './authCache';
 
@@ -40,8 +41,6 @@ interface Row {
   free_storage_hours: number;
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,256})$/;
-
 async function lookUp(sql: Sql, hash: Buffer): Promise<AuthenticatedTerminal | undefined> {
   const [row] = await sql<Row[]>`
     select t.id, t.status, t.token_hash, t.station_id, s.code, s.name, s.cabinet_version,
@@ -79,7 +78,7 @@ export function authenticateTerminal(
   options: { allowOffline?: boolean } = {},
 ): Middleware {
   return async (ctx, next) => {
-    const token = BEARER.exec(ctx.get('Authorization'))?.[1];
+    const token = bearerToken(ctx);
     if (!token) throw problem.unauthorized();
     const hash = hashSecret(token);
     const key = hash.toString('base64');

@@ -1,6 +1,7 @@
 import type { CabinetResponse, Door, DoorStatus, Size } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { Sql } from '../db/connect';
+import { firstNameOf } from '../domain/people';
 import { ProblemError } from '../http/problem';
 
 interface DoorRow {
@@ -30,7 +31,7 @@ function presentDoor(row: DoorRow): Door {
     row.kind === 'delivery' || row.kind === 'return'
       ? {
           trackingNumber: row.tracking_number ?? '',
-          recipientFirstName: (row.recipient_name ?? '').trim().split(/\s+/)[0] ?? '',
+          recipientFirstName: firstNameOf(row.recipient_name ?? ''),
           kind: row.kind,
         }
       : null;

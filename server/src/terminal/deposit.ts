@@ -8,7 +8,9 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
+import { activeCourier } from '../domain/couriers';
 import { eventTime } from '../domain/occurredAt';
+import { firstNameOf } from '../domain/people';
 import { newPickupCode, pickupCodeHash } from '../domain/secrets';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
@@ -19,12 +21,6 @@ import { pickupSms } from '../sms/texts';
 import { queueWebhookEvent } from '../webhooks/events';
 import { stationOf, type TerminalStation } from './auth';
 import { lockStation, smallestFreeDoor } from './doorAssignment';
-
-async function activeCourier(tx: TransactionSql | Services['sql'], number: string) {
-  const [courier] = await tx<{ id: string; name: string }[]>`
-    select id, name from couriers where number = ${number} and active`;
-  return courier;
-}
 
 /** Unknown and deactivated couriers get the same plain `ok: false`, with no reason. */
 export function courierVerify({ sql }: Services): Middleware {
@@ -99,12 +95,11 @@ async function depositParcel(
   await tx`
     insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
     values (${door.id}, ${station.id}, 'delivery', ${parcel.id}, ${at})`;
-  const firstName = parcel.recipient_name.trim().split(/\s+/)[0] ?? '';
   await queueSms(tx, parcel.id, {
     to: parcel.recipient_phone,
     language: parcel.recipient_language,
     text: pickupSms(parcel.recipient_language, {
-      firstName,
+      firstName: firstNameOf(parcel.recipient_name),
       trackingNumber: parcel.tracking_number,
       stationName: station.name,
       code,

@@ -6,6 +6,7 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { Sql } from '../db/connect';
+import { activeCourier } from '../domain/couriers';
 import { eventTime } from '../domain/occurredAt';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
@@ -14,8 +15,9 @@ import { validate } from '../http/validate';
 import { stationOf } from './auth';
 
 async function requireCourier(sql: Sql, number: string): Promise<void> {
-  const [courier] = await sql`select 1 from couriers where number = ${number} and active`;
-  if (!courier) throw new ProblemError('courier_not_verified', 'Unknown or deactivated courier.');
+  if (!(await activeCourier(sql, number))) {
+    throw new ProblemError('courier_not_verified', 'Unknown or deactivated courier.');
+  }
 }
 
 /** POST /terminal/v1/courier/returns (extension): the returns waiting for a courier here. */
