@@ -16,7 +16,7 @@ interface Configuration {
  * (authentication lets it through). The configuration is read from the station by the
  * same statement that records the heartbeat, so it is always as stored, never cached.
  */
-export function heartbeat({ softSql }: Services): Middleware {
+export function heartbeat({ softSql, authCache }: Services): Middleware {
   return async (ctx) => {
     const sent = await readJson(ctx);
     const { appVersion } = validate(HeartbeatRequestSchema, sent === NO_BODY ? {} : sent);
@@ -30,6 +30,9 @@ export function heartbeat({ softSql }: Services): Middleware {
       returning s.code, s.support_phone, s.idle_timeout_seconds`;
     if (!config) throw new ProblemError('internal_error');
     if (terminal.status === 'offline') {
+      // The change notification arrives a moment later; the kiosk's very next request
+      // must already find this terminal online on this instance.
+      authCache.invalidate(terminal.id);
       ctx.state.log.info(
         { terminal_id: terminal.id, station_code: config.code },
         'terminal back online',
