@@ -147,6 +147,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'shipment.ready_for_pickup',
   'shipment.collected',
   'return.deposited',
+  'shipment.return_collected',
 ] as const;
 
 /** Body of a webhook delivery; `id` is the same on every retry of one event. */

@@ -127,7 +127,14 @@ export type DoorFaultRequest = z.infer<typeof DoorFaultRequestSchema>;
 export const CourierReturnsRequestSchema = z.strictObject({ courierNo: z.string().min(1).max(64) });
 export const CourierReturnsResponseSchema = z.strictObject({
   ok: z.literal(true),
-  parcels: z.array(z.strictObject({ door: z.number().int(), trackingNumber: z.string() })),
+  parcels: z.array(
+    z.strictObject({
+      door: z.number().int(),
+      trackingNumber: z.string(),
+      /** `return`: a customer's return; `expired`: a delivery left past the station's maximum storage time. */
+      kind: z.enum(['return', 'expired']),
+    }),
+  ),
 });
 export type CourierReturnsResponse = z.infer<typeof CourierReturnsResponseSchema>;
 

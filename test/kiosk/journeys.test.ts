@@ -153,8 +153,8 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
     expect((await page.locator('.keypad-display').textContent())?.trim()).toBe('');
   });
 
-  it('a courier takes a deposited return out on screen and the merchant sees return_collected', async () => {
-    const { k, page } = await open('1:S,2:S');
+  it('a courier takes a deposited return and an expired parcel out on screen; the merchant sees both coming back', async () => {
+    const { k, page } = await open('1:S,2:S,3:S');
     const parcel = await k.scene.collected();
     const started = await k.scene.terminal.api.post('/terminal/v1/return', {
       trackingNumber: parcel.tracking_number,
@@ -163,20 +163,29 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
       returnId: started.body.returnId,
       deposited: true,
     });
-    k.cabinet.setItem(started.body.door, true);
-    k.cabinet.closeAfterOpen(started.body.door, 300, false);
+    const unclaimed = await k.scene.deposit();
+    // Deposited eight days ago: past the default maximum storage time of seven.
+    await k.stack.sql`
+      update shipments set deposited_at = now() - interval '8 days' where id = ${unclaimed.shipment.id}`;
+    for (const door of [started.body.door as number, unclaimed.door]) {
+      k.cabinet.setItem(door, true);
+      k.cabinet.closeAfterOpen(door, 1000, false);
+    }
 
     await page.getByRole('button', { name: 'Courier' }).click();
     await typeOnKeypad(page, k.scene.courier.number);
     await page.getByRole('button', { name: 'OK' }).click();
-    await page.getByRole('button', { name: 'Take out returns' }).click();
+    await page.getByRole('button', { name: 'Take out returns and expired parcels' }).click();
     await page.getByRole('heading', { name: `Door ${started.body.door} is open` }).waitFor();
-    await page.getByText('All returns taken. Thank you!').waitFor();
+    await page.getByRole('heading', { name: `Door ${unclaimed.door} is open` }).waitFor();
+    await page.getByText('Everything is taken. Thank you!').waitFor();
     const api = client(k.stack.url, k.scene.org.apiKey);
-    await waitFor(async () =>
-      (await api.get(`/api/v1/shipments/${parcel.id}`)).body.status === 'return_collected'
-        ? true
-        : undefined,
-    );
+    for (const id of [parcel.id, unclaimed.shipment.id]) {
+      await waitFor(async () =>
+        (await api.get(`/api/v1/shipments/${id}`)).body.status === 'return_collected'
+          ? true
+          : undefined,
+      );
+    }
   });
 });

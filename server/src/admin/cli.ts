@@ -12,6 +12,7 @@ const USAGE = `usage: pnpm admin <command> [options]   (each prints one JSON obj
   org rotate-key --org ID
   station create --code CODE --name NAME [--cabinet-sn SN] --doors SPEC
                  [--support-phone PHONE] [--idle-timeout SECONDS] [--free-storage-hours HOURS]
+                 [--max-storage-hours HOURS]
   door set --station CODE --position N --service in|out
   terminal create --station CODE
   terminal set-status --id ID --status online|offline|disabled
@@ -60,6 +61,7 @@ const COMMANDS: Record<string, (sql: Sql, o: Options) => Promise<object>> = {
       supportPhone: o['support-phone'],
       idleTimeoutSeconds: optionalInt(o, 'idle-timeout'),
       freeStorageHours: optionalInt(o, 'free-storage-hours'),
+      maxStorageHours: optionalInt(o, 'max-storage-hours'),
     }),
   'door set': (sql, o) =>
     admin.setDoorService(
@@ -91,6 +93,7 @@ const OPTION_NAMES = [
   'support-phone',
   'idle-timeout',
   'free-storage-hours',
+  'max-storage-hours',
   'station',
   'position',
   'service',

@@ -55,6 +55,22 @@ export interface StationInput {
   supportPhone?: string | undefined;
   idleTimeoutSeconds?: number | undefined;
   freeStorageHours?: number | undefined;
+  /** Hours after deposit until an uncollected parcel expires; at least a week by default. */
+  maxStorageHours?: number | undefined;
+}
+
+const DEFAULT_FREE_STORAGE_HOURS = 72;
+const DEFAULT_MAX_STORAGE_HOURS = 168;
+
+function storageHours(input: StationInput): { free: number; max: number } {
+  const free = input.freeStorageHours ?? DEFAULT_FREE_STORAGE_HOURS;
+  const max = input.maxStorageHours ?? Math.max(DEFAULT_MAX_STORAGE_HOURS, free);
+  if (max < free) {
+    throw new AdminError(
+      `--max-storage-hours (${max}) must be at least --free-storage-hours (${free}): a parcel cannot expire inside its free window`,
+    );
+  }
+  return { free, max };
 }
 
 export async function createStation(sql: Sql, input: StationInput) {
@@ -64,11 +80,13 @@ export async function createStation(sql: Sql, input: StationInput) {
   } catch (error) {
     throw new AdminError((error as Error).message);
   }
+  const storage = storageHours(input);
   return sql.begin(async (tx) => {
     const [station] = await tx<{ id: string; code: string; name: string; cabinet_sn: string }[]>`
-      insert into stations (code, name, cabinet_sn, support_phone, idle_timeout_seconds, free_storage_hours)
+      insert into stations (code, name, cabinet_sn, support_phone, idle_timeout_seconds,
+                            free_storage_hours, max_storage_hours)
       values (${input.code}, ${input.name}, ${input.cabinetSn ?? input.code}, ${input.supportPhone ?? ''},
-              ${input.idleTimeoutSeconds ?? 60}, ${input.freeStorageHours ?? 72})
+              ${input.idleTimeoutSeconds ?? 60}, ${storage.free}, ${storage.max})
       returning id, code, name, cabinet_sn`;
     const created = one(station, 'station');
     await tx`

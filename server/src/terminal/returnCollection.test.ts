@@ -24,7 +24,7 @@ describe('courier collection of returns (extension)', () => {
     });
     expect(list.body).toEqual({
       ok: true,
-      parcels: [{ door: started.body.door, trackingNumber: parcel.tracking_number }],
+      parcels: [{ door: started.body.door, trackingNumber: parcel.tracking_number, kind: 'return' }],
     });
 
     const taken = { courierNo: scene.courier.number, trackingNumber: parcel.tracking_number };
@@ -70,5 +70,64 @@ describe('courier collection of returns (extension)', () => {
     expect(wrong.status).toBe(404);
     const [row] = await stack.sql`select status from shipments where id = ${shipment.id}`;
     expect(row?.status).toBe('ready_for_pickup');
+  });
+
+  it('lets a courier take out a delivery left past the maximum storage time, and no other', async () => {
+    const scene = await stack.scene('1:S,2:S,3:S', { freeStorageHours: 24, maxStorageHours: 48 });
+    await stack.sql`update organizations set webhook_url = 'http://127.0.0.1:9/hook' where id = ${scene.org.id}`;
+    const expired = await scene.deposit();
+    const fresh = await scene.deposit();
+    // As if booked and deposited `hours` earlier: the whole history moves back.
+    const ageBy = async (hours: number, id: string) => {
+      const earlier = stack.sql`- make_interval(hours => ${hours})`;
+      await stack.sql`update shipments set deposited_at = deposited_at ${earlier} where id = ${id}`;
+      await stack.sql`update tracking_events set occurred_at = occurred_at ${earlier} where shipment_id = ${id}`;
+    };
+    await ageBy(49, expired.shipment.id);
+    await ageBy(47, fresh.shipment.id); // late, but not yet expired: still the recipient's
+
+    const list = await scene.terminal.api.post('/terminal/v1/courier/returns', {
+      courierNo: scene.courier.number,
+    });
+    expect(list.body.parcels).toEqual([
+      { door: expired.door, trackingNumber: expired.shipment.tracking_number, kind: 'expired' },
+    ]);
+    const take = (trackingNumber: string) =>
+      scene.terminal.api.post('/terminal/v1/courier/returns/collected', {
+        courierNo: scene.courier.number,
+        trackingNumber,
+        occurred_at: new Date(Date.now() - 60_000).toISOString(),
+      });
+    expect((await take(fresh.shipment.tracking_number)).status).toBe(404);
+    expect((await take(expired.shipment.tracking_number)).body).toEqual({ ok: true });
+    expect((await take(expired.shipment.tracking_number)).status).toBe(404);
+
+    // The code the recipient got no longer opens anything; the other parcel's still does.
+    const refused = await scene.terminal.api.post('/terminal/v1/pickup', { code: expired.code });
+    expect(refused.status).toBe(401);
+    const open = await scene.terminal.api.post('/terminal/v1/pickup', { code: fresh.code });
+    expect(open.body.door).toBe(fresh.door);
+
+    const tracking = (
+      await client(stack.url, scene.org.apiKey).get(
+        `/api/v1/track/${expired.shipment.tracking_number}`,
+      )
+    ).body;
+    expect(tracking.events.map((e: { status: string }) => e.status)).toEqual([
+      'booked',
+      'ready_for_pickup',
+      'return_collected',
+    ]);
+    const cabinet = await scene.terminal.api.get('/terminal/v1/cabinet');
+    expect(
+      cabinet.body.doors.find((d: { position: number }) => d.position === expired.door).status,
+    ).toBe('available');
+    const hooks = await stack.sql`
+      select payload->>'type' as type from outbox
+       where channel = 'webhook' and shipment_id = ${expired.shipment.id} order by id`;
+    expect(hooks.map((h) => h.type)).toEqual([
+      'shipment.ready_for_pickup',
+      'shipment.return_collected',
+    ]);
   });
 });

@@ -5,13 +5,14 @@ import {
   type OkResponse,
 } from '@locker/shared';
 import type { Middleware } from 'koa';
-import type { Sql } from '../db/connect';
+import type { Sql, TransactionSql } from '../db/connect';
 import { activeCourier } from '../domain/couriers';
 import { eventTime } from '../domain/occurredAt';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
+import { queueWebhookEvent } from '../webhooks/events';
 import { stationOf } from './auth';
 
 async function requireCourier(sql: Sql, number: string): Promise<void> {
@@ -20,18 +21,29 @@ async function requireCourier(sql: Sql, number: string): Promise<void> {
   }
 }
 
-/** POST /terminal/v1/courier/returns (extension): the returns waiting for a courier here. */
+/**
+ * Which occupied doors a courier may empty, as of `at`: deposited returns, and deliveries
+ * left past the station's maximum storage time (expired; they go back to the merchant).
+ */
+function takeable(sql: Sql | TransactionSql, at: Date) {
+  return sql`(o.kind = 'return' or (o.kind = 'delivery'
+               and sh.deposited_at <= ${at}::timestamptz - make_interval(hours => s.max_storage_hours)))`;
+}
+
+/** POST /terminal/v1/courier/returns (extension): the parcels waiting for a courier here. */
 export function courierReturns({ sql }: Services): Middleware {
   return async (ctx) => {
     const { courierNo } = validate(CourierReturnsRequestSchema, await readJson(ctx));
     const station = stationOf(ctx.state.terminal);
     await requireCourier(sql, courierNo);
-    const parcels = await sql<{ door: number; trackingNumber: string }[]>`
-      select d.position as door, sh.tracking_number as "trackingNumber"
+    const parcels = await sql<CourierReturnsResponse['parcels']>`
+      select d.position as door, sh.tracking_number as "trackingNumber",
+             case o.kind when 'return' then 'return' else 'expired' end as kind
         from door_occupancy o
         join doors d on d.id = o.door_id
         join shipments sh on sh.id = o.shipment_id
-       where o.station_id = ${station.id} and o.kind = 'return'
+        join stations s on s.id = o.station_id
+       where o.station_id = ${station.id} and ${takeable(sql, new Date())}
        order by d.position`;
     const body: CourierReturnsResponse = { ok: true, parcels: [...parcels] };
     ctx.body = body;
@@ -39,9 +51,10 @@ export function courierReturns({ sql }: Services): Middleware {
 }
 
 /**
- * POST /terminal/v1/courier/returns/collected (extension): the return left the locker with
- * the merchant's courier. The door is freed and the shipment becomes `return_collected`;
- * a repeat answers 404, so the kiosk may retry safely.
+ * POST /terminal/v1/courier/returns/collected (extension): a parcel left the locker with
+ * the merchant's courier, on its way back. The door is freed and the shipment becomes
+ * `return_collected` (an expired delivery's pickup code dies with it); the merchant is
+ * notified. A repeat answers 404, so the kiosk may retry safely.
  */
 export function returnCollected({ sql, cabinetChanged }: Services): Middleware {
   return async (ctx) => {
@@ -50,21 +63,28 @@ export function returnCollected({ sql, cabinetChanged }: Services): Middleware {
     const station = stationOf(ctx.state.terminal);
     await requireCourier(sql, request.courierNo);
     const found = await sql.begin(async (tx) => {
-      const [held] = await tx<{ return_id: string; shipment_id: string }[]>`
+      const [taken] = await tx<{ return_id: string | null; shipment_id: string }[]>`
         delete from door_occupancy o
-         using shipments sh
-         where o.shipment_id = sh.id and o.kind = 'return' and o.station_id = ${station.id}
-           and sh.tracking_number = ${request.trackingNumber}
+         using shipments sh, stations s
+         where o.shipment_id = sh.id and s.id = o.station_id and o.station_id = ${station.id}
+           and sh.tracking_number = ${request.trackingNumber} and ${takeable(tx, at)}
         returning o.return_id, o.shipment_id`;
-      if (!held) return false;
-      await tx`update returns set status = 'collected', collected_at = ${at} where id = ${held.return_id}`;
+      if (!taken) return false;
+      if (taken.return_id) {
+        await tx`update returns set status = 'collected', collected_at = ${at} where id = ${taken.return_id}`;
+      }
       await tx`
-        update shipments set status = 'return_collected', status_at = ${at}, updated_at = now()
-         where id = ${held.shipment_id}`;
+        update shipments
+           set status = 'return_collected', status_at = ${at}, pickup_code_hash = null,
+               updated_at = now()
+         where id = ${taken.shipment_id}`;
+      await queueWebhookEvent(tx, taken.shipment_id, 'shipment.return_collected');
       return true;
     });
     if (!found)
-      throw problem.notFound('No deposited return has that tracking number at this station.');
+      throw problem.notFound(
+        'No deposited return or expired parcel has that tracking number at this station.',
+      );
     await cabinetChanged(station.id);
     const body: OkResponse = { ok: true };
     ctx.body = body;
