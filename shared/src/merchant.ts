@@ -148,6 +148,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'shipment.collected',
   'return.deposited',
   'shipment.return_collected',
+  'shipment.deposit_cancelled',
 ] as const;
 
 /** Body of a webhook delivery; `id` is the same on every retry of one event. */

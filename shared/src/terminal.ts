@@ -138,9 +138,14 @@ export const CourierReturnsResponseSchema = z.strictObject({
 });
 export type CourierReturnsResponse = z.infer<typeof CourierReturnsResponseSchema>;
 
-/** Extension: a courier took a return out of its door (the door was seen closed, empty). */
-export const ReturnCollectedRequestSchema = z.strictObject({
-  courierNo: z.string().min(1).max(64),
-  trackingNumber: z.string().min(1).max(64),
-  occurred_at: OccurredAtSchema.optional(),
-});
+/**
+ * Extension: a courier took a return or an expired parcel out of its door (the door was
+ * seen closed, empty). The body is a deposit's: who, which parcel, when.
+ */
+export const ReturnCollectedRequestSchema = DepositRequestSchema;
+
+/**
+ * Extension: the courier shut the door of a parcel just deposited without the parcel in
+ * it (the sensor saw the door empty): the deposit is undone.
+ */
+export const DepositUndoRequestSchema = DepositRequestSchema;

@@ -130,9 +130,12 @@ describe('pnpm admin', () => {
       ],
       [['station', 'create', '--code', 'BAD', '--name', 'x', '--doors', '1:S,1:M'], /given twice/],
       [
-        ['station', 'create', '--code', 'BAD', '--name', 'x', '--doors', '1:S'].concat(
-          ['--free-storage-hours', '200', '--max-storage-hours', '100'],
-        ),
+        ['station', 'create', '--code', 'BAD', '--name', 'x', '--doors', '1:S'].concat([
+          '--free-storage-hours',
+          '200',
+          '--max-storage-hours',
+          '100',
+        ]),
         /--max-storage-hours \(100\) must be at least --free-storage-hours \(200\)/,
       ],
       [['door', 'set', '--station', 'NOPE', '--position', '1', '--service', 'out'], /not found/],

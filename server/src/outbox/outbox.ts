@@ -80,8 +80,10 @@ async function deliverOne<P>(
   try {
     await policy.deliver(message);
     const kept = policy.afterDelivery ? policy.afterDelivery(message.payload) : message.payload;
+    // Merged, not replaced: marks another transaction set meanwhile are kept.
     await sql`
-      update outbox set delivered_at = now(), last_error = null, payload = ${sql.json(kept as never)}
+      update outbox set delivered_at = now(), last_error = null,
+                        payload = payload || ${sql.json(kept as never)}
        where id = ${message.id}`;
   } catch (error) {
     const reason = error instanceof Error ? error.message.slice(0, 500) : 'unknown error';

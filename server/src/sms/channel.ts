@@ -3,11 +3,19 @@ import { enqueue, type ChannelPolicy } from '../outbox/outbox';
 import { redactCodes } from './texts';
 import type { SmsMessage, SmsTransport } from './transports';
 
-/** Queued in the caller's transaction: the SMS exists exactly when the deposit does. */
+/**
+ * As stored in the outbox. `carriesCode` marks a pickup-code SMS, so that undoing a
+ * deposit knows whether a code may already be on the recipient's phone.
+ */
+export interface QueuedSms extends SmsMessage {
+  carriesCode: boolean;
+}
+
+/** Queued in the caller's transaction: the SMS exists exactly when what caused it does. */
 export async function queueSms(
   tx: TransactionSql,
   shipmentId: string,
-  sms: SmsMessage,
+  sms: QueuedSms,
 ): Promise<void> {
   await enqueue(tx, 'sms', sms, { shipmentId });
 }

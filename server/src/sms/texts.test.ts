@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickupSms, redactCodes } from './texts';
+import { disregardCodeSms, pickupSms, redactCodes } from './texts';
 
 const facts = {
   firstName: 'Elif',
@@ -33,5 +33,19 @@ describe('pickup SMS texts', () => {
     const redacted = redactCodes(pickupSms('en', { ...facts, hours: 72 }));
     expect(redacted).not.toContain('04172953');
     expect(redacted).toContain('4012888888881');
+  });
+});
+
+describe('the notice to disregard a code', () => {
+  it('names the parcel and the station in every language, each text its own', () => {
+    const texts = (['sq', 'sr', 'tr', 'en'] as const).map((language) =>
+      disregardCodeSms(language, facts),
+    );
+    for (const text of texts) {
+      expect(text).toContain('Prizren Qendra');
+      expect(text).toContain('4012888888881');
+      expect(text).toContain('Elif');
+    }
+    expect(new Set(texts).size).toBe(4);
   });
 });

@@ -46,6 +46,30 @@ export function pickupSms(language: Language, f: PickupSmsFacts): string {
   }
 }
 
+export interface DisregardSmsFacts {
+  firstName: string;
+  trackingNumber: string;
+  stationName: string;
+}
+
+/** Sent when a deposit is undone after its pickup code may have reached the recipient. */
+export function disregardCodeSms(language: Language, f: DisregardSmsFacts): string {
+  switch (language) {
+    case 'en':
+      return `Hello ${f.firstName}, please disregard the pickup code we sent for your parcel ${f.trackingNumber}: it is not in the parcel locker ${f.stationName} yet. You will get a new code as soon as it is.`;
+    case 'sq':
+      return `Përshëndetje ${f.firstName}, ju lutemi mos e merrni parasysh kodin e tërheqjes që ju dërguam për pakon ${f.trackingNumber}: ajo ende nuk është në stacionin e pakove ${f.stationName}. Do të merrni një kod të ri sapo të jetë aty.`;
+    case 'sr':
+      return `Zdravo ${f.firstName}, molimo Vas da zanemarite kod za preuzimanje koji smo Vam poslali za paket ${f.trackingNumber}: paket još nije u paketomatu ${f.stationName}. Dobićete novi kod čim paket bude tamo.`;
+    case 'tr':
+      return `Merhaba ${f.firstName}, ${f.trackingNumber} numaralı kargonuz için gönderdiğimiz teslim alma kodunu lütfen dikkate almayın: kargonuz henüz ${f.stationName} kargo dolabında değil. Dolaba konulur konulmaz size yeni bir kod göndereceğiz.`;
+    default: {
+      const unknown: never = language;
+      throw new Error(`no SMS text for ${String(unknown)}`);
+    }
+  }
+}
+
 /** What stays in the outbox once sent: the text without the code. */
 export function redactCodes(text: string): string {
   return text.replace(/\b\d{8}\b/g, '********');

@@ -98,6 +98,7 @@ async function depositParcel(
   await queueSms(tx, parcel.id, {
     to: parcel.recipient_phone,
     language: parcel.recipient_language,
+    carriesCode: true,
     text: pickupSms(parcel.recipient_language, {
       firstName: firstNameOf(parcel.recipient_name),
       trackingNumber: parcel.tracking_number,

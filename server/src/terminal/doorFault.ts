@@ -1,6 +1,7 @@
 import { DoorFaultRequestSchema, type OkResponse } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
+import { undoDeposit } from '../domain/depositUndo';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
@@ -23,23 +24,16 @@ async function takeOutOfService(
      where station_id = ${stationId} and position = ${position}
     returning id`;
   if (!door) return false;
-  const [fresh] = await tx<{ shipment_id: string }[]>`
+  const [fresh] = await tx<{ shipment_id: string; kind: string }[]>`
     delete from door_occupancy o
      where o.door_id = ${door.id}
        and (o.kind = 'return_hold' or (o.kind = 'delivery' and o.since > now() - ${UNDO_DEPOSIT_WITHIN}::interval))
     returning o.shipment_id, o.kind`;
-  if (!fresh) return true;
-  // A delivery goes back to awaiting deposit: its code dies with it, and an SMS not yet
-  // sent is cancelled (the retried deposit sends a new one). A held return just loses
-  // its door and stays open.
-  await tx`
-    update shipments
-       set status = 'booked', status_at = now(), slot_no = null, pickup_code_hash = null,
-           deposited_at = null, deposited_by = null, updated_at = now()
-     where id = ${fresh.shipment_id} and status = 'ready_for_pickup'`;
-  await tx`
-    update outbox set failed_at = now(), last_error = 'cancelled: the door would not open'
-     where shipment_id = ${fresh.shipment_id} and channel = 'sms' and delivered_at is null and failed_at is null`;
+  // A delivery goes back to awaiting deposit (the courier's retry gets another door); a
+  // held return just loses its door and stays open.
+  if (fresh?.kind === 'delivery') {
+    await undoDeposit(tx, fresh.shipment_id, { at: new Date(), reason: 'the door would not open' });
+  }
   return true;
 }
 

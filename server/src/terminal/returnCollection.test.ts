@@ -24,7 +24,9 @@ describe('courier collection of returns (extension)', () => {
     });
     expect(list.body).toEqual({
       ok: true,
-      parcels: [{ door: started.body.door, trackingNumber: parcel.tracking_number, kind: 'return' }],
+      parcels: [
+        { door: started.body.door, trackingNumber: parcel.tracking_number, kind: 'return' },
+      ],
     });
 
     const taken = { courierNo: scene.courier.number, trackingNumber: parcel.tracking_number };

@@ -6,20 +6,14 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { Sql, TransactionSql } from '../db/connect';
-import { activeCourier } from '../domain/couriers';
+import { requireCourier } from '../domain/couriers';
 import { eventTime } from '../domain/occurredAt';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
-import { ProblemError, problem } from '../http/problem';
+import { problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { queueWebhookEvent } from '../webhooks/events';
 import { stationOf } from './auth';
-
-async function requireCourier(sql: Sql, number: string): Promise<void> {
-  if (!(await activeCourier(sql, number))) {
-    throw new ProblemError('courier_not_verified', 'Unknown or deactivated courier.');
-  }
-}
 
 /**
  * Which occupied doors a courier may empty, as of `at`: deposited returns, and deliveries

@@ -5,6 +5,7 @@ import { cabinet } from './cabinet';
 import { courierVerify, deposit } from './deposit';
 import { heartbeat } from './heartbeat';
 import { doorConfirm, pickup } from './pickup';
+import { depositUndo } from './depositUndo';
 import { doorFault } from './doorFault';
 import { courierReturns, returnCollected } from './returnCollection';
 import { rateLimit } from './rateLimit';
@@ -33,6 +34,7 @@ export function terminalRouter(services: Services): Router {
   router.post('/return/confirm', online, confirmReturnRoute(services));
   // Extensions beyond the spec (docs/terminal-extensions.md).
   router.post('/door/fault', online, doorFault(services));
+  router.post('/deposit/undo', online, depositUndo(services));
   router.post('/courier/returns', online, courierReturns(services));
   router.post('/courier/returns/collected', online, returnCollected(services));
   router.post(
