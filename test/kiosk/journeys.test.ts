@@ -61,6 +61,7 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
     await page.getByRole('heading', { name: 'Door 1 is open' }).waitFor();
     await expect.poll(() => page.locator('.door-highlight .door-number').textContent()).toBe('1');
     k.cabinet.closeDoor(1, true);
+    await page.getByText('Parcel deposited. The recipient gets the code by SMS.').waitFor();
     await page.getByRole('button', { name: 'Finish' }).click();
 
     const code = await k.stack.pickupCodeSentTo(shipment.recipient_phone);
@@ -141,6 +142,38 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
       status: 'occupied',
       parcel: { trackingNumber: shipment.tracking_number },
     });
+  });
+
+  it('undoes a deposit whose door the courier shut empty, and takes the parcel on the next scan', async () => {
+    const { k, page } = await open('1:S,2:S');
+    const { shipment, api } = await merchantShipment(k);
+    await depositOnScreen(page, k, shipment.tracking_number);
+    await page.getByRole('heading', { name: 'Door 1 is open' }).waitFor();
+    k.cabinet.closeDoor(1, false);
+    await page
+      .getByText('The door was closed with nothing inside, so the parcel is not deposited.', {
+        exact: false,
+      })
+      .waitFor();
+    await waitFor(async () =>
+      (await api.get(`/api/v1/shipments/${shipment.id}`)).body.status === 'booked'
+        ? true
+        : undefined,
+    );
+
+    await page.getByRole('button', { name: 'Next parcel' }).click();
+    await typeOnKeypad(page, shipment.tracking_number);
+    await page.getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('heading', { name: 'Door 1 is open' }).waitFor();
+    k.cabinet.closeDoor(1, true);
+    await page.getByText('Parcel deposited. The recipient gets the code by SMS.').waitFor();
+    const tracking = (await api.get(`/api/v1/track/${shipment.tracking_number}`)).body;
+    expect(tracking.events.map((e: { status: string }) => e.status)).toEqual([
+      'booked',
+      'ready_for_pickup',
+      'booked',
+      'ready_for_pickup',
+    ]);
   });
 
   it('returns home and clears what was typed after the idle time the heartbeat configured', async () => {

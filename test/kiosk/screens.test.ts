@@ -86,6 +86,16 @@ describe('every screen in every language', () => {
         await page.locator('.key-primary').click();
         await page.getByRole('heading', { name: /Arben Krasniqi/ }).waitFor();
         await shoot(page, language, 'courier-ready');
+        const parcel = await k.stack.shipment(k.scene.org.id, k.scene.station.id);
+        await typeOnKeypad(page, parcel.tracking_number);
+        await page.locator('.key-primary').click();
+        await page.locator('.door-open-title').waitFor();
+        const [held] = await k.stack.sql<{ slot_no: number }[]>`
+          select slot_no from shipments where id = ${parcel.id}`;
+        k.cabinet.closeDoor(held!.slot_no, false);
+        // Closed: the title no longer names the open door.
+        await page.locator('.door-open-title').filter({ hasNotText: /\d/ }).waitFor();
+        await shoot(page, language, 'courier-shut-empty');
 
         await page.goto(`${k.host.url}?lang=${language}`);
         await page.locator('.home-actions button').nth(1).click();

@@ -12,6 +12,7 @@ import {
 } from '@locker/shared';
 import ky, { type KyInstance } from 'ky';
 import type { z } from 'zod';
+import type { ConfirmKind } from './confirmQueue';
 
 /** What an answer of the service means to the kiosk. */
 export type Answer<T> =
@@ -123,11 +124,12 @@ export class TerminalClient {
   }
 
   /** A queued confirm, sent as stored (`occurred_at` included). */
-  confirm(kind: 'door' | 'return' | 'return_taken', body: object) {
+  confirm(kind: ConfirmKind, body: object) {
     const path = {
       door: 'door/confirm',
       return: 'return/confirm',
       return_taken: 'courier/returns/collected',
+      deposit_undo: 'deposit/undo',
     }[kind];
     return this.call(OkResponseSchema, 'post', path, body);
   }

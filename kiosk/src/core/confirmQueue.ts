@@ -1,7 +1,7 @@
 import type { KioskDatabase } from './database';
 import type { TerminalClient } from './client';
 
-export type ConfirmKind = 'door' | 'return' | 'return_taken';
+export type ConfirmKind = 'door' | 'return' | 'return_taken' | 'deposit_undo';
 
 interface Row {
   id: number;

@@ -31,7 +31,7 @@ describe('kiosk database migrations', () => {
     ).toThrow();
   });
 
-  it('carries queued confirms across the migration that added a kind', () => {
+  it('carries queued confirms across each migration that added a kind', () => {
     const db = new Database(':memory:');
     db.exec(MIGRATIONS[0]!);
     db.pragma('user_version = 1');
@@ -39,11 +39,13 @@ describe('kiosk database migrations', () => {
       'insert into confirms (kind, body, occurred_at, next_attempt_at, created_at) values (?, ?, ?, ?, ?)';
     db.prepare(insert).run('return', '{"returnId":"r"}', '2026-11-22T10:00:00.000Z', 5, 6);
     expect(() => db.prepare(insert).run('return_taken', '{}', 'x', 0, 0)).toThrow();
+    expect(() => db.prepare(insert).run('deposit_undo', '{}', 'x', 0, 0)).toThrow();
     migrate(db);
     expect(db.prepare('select kind, body, next_attempt_at from confirms').all()).toEqual([
       { kind: 'return', body: '{"returnId":"r"}', next_attempt_at: 5 },
     ]);
     db.prepare(insert).run('return_taken', '{}', 'x', 0, 0);
-    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    db.prepare(insert).run('deposit_undo', '{}', 'x', 0, 0);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
   });
 });

@@ -37,6 +37,20 @@ export const MIGRATIONS: string[] = [
    insert into confirms_v2 select * from confirms;
    drop table confirms;
    alter table confirms_v2 rename to confirms;`,
+  // A deposit whose door the courier shut empty is undone through the queue too.
+  `create table confirms_v3 (
+     id integer primary key,
+     kind text not null check (kind in ('door', 'return', 'return_taken', 'deposit_undo')),
+     body text not null,
+     occurred_at text not null,
+     attempts integer not null default 0,
+     next_attempt_at integer not null,
+     last_error text,
+     created_at integer not null
+   ) strict;
+   insert into confirms_v3 select * from confirms;
+   drop table confirms;
+   alter table confirms_v3 rename to confirms;`,
 ];
 
 export type KioskDatabase = Database.Database;

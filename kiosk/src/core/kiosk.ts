@@ -168,7 +168,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
       if (!answer.ok) return refusalOf(answer);
       const door = answer.value.door;
       if (await this.openDoor('deposit', door)) {
-        void this.finishDeposit(door);
+        void this.finishDeposit(door, { courierNo, trackingNumber });
         return { kind: 'door_open', door };
       }
       if (attempt === 1) return { kind: 'door_failed', door };
@@ -176,12 +176,17 @@ export class KioskCore extends EventEmitter implements KioskApi {
     return { kind: 'unavailable' };
   }
 
-  private async finishDeposit(door: number): Promise<void> {
+  private async finishDeposit(
+    door: number,
+    parcel: { courierNo: string; trackingNumber: string },
+  ): Promise<void> {
     const closed = await watchUntilClosed(this.hardware.board, door, {
       leftOpenMs: this.config.doorCloseTimeoutSeconds * 1000,
       onLeftOpen: () => this.session({ kind: 'deposit', door, phase: 'left_open' }),
     });
     if (closed === 'cancelled') return;
+    // Shut empty: the parcel never went in, so its recipient must not be sent here.
+    if (!closed.itemPresent) this.queue.add('deposit_undo', parcel, closed.at);
     this.session({ kind: 'deposit', door, phase: 'closed', itemPresent: closed.itemPresent });
     await this.afterSession();
   }

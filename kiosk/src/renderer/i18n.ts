@@ -32,6 +32,9 @@ const en = {
     put: 'Put the parcel in and close the door.',
     next: 'Next parcel',
     finish: 'Finish',
+    deposited: 'Parcel deposited. The recipient gets the code by SMS.',
+    shutEmpty:
+      'The door was closed with nothing inside, so the parcel is not deposited. Scan it again to get a door.',
     collect: 'Take out returns and expired parcels',
     collectNone: 'Nothing to take out here.',
     collectTake: 'Take the parcel out and close the door.',
@@ -88,6 +91,9 @@ const sq: Messages = {
     put: 'Vendoseni pakon brenda dhe mbyllni derën.',
     next: 'Pakoja tjetër',
     finish: 'Përfundo',
+    deposited: 'Pakoja u depozitua. Marrësi e merr kodin me SMS.',
+    shutEmpty:
+      'Dera u mbyll pa asgjë brenda, prandaj pakoja nuk u depozitua. Skanojeni sërish për të marrë një derë.',
     collect: 'Merr kthimet dhe pakot e skaduara',
     collectNone: 'Këtu nuk ka asgjë për t’u marrë.',
     collectTake: 'Nxirreni pakon dhe mbyllni derën.',
@@ -142,6 +148,9 @@ const sr: Messages = {
     put: 'Stavite paket unutra i zatvorite vrata.',
     next: 'Sledeći paket',
     finish: 'Završi',
+    deposited: 'Paket je ostavljen. Primalac dobija kod putem SMS-a.',
+    shutEmpty:
+      'Vrata su zatvorena prazna, pa paket nije ostavljen. Skenirajte ga ponovo da biste dobili vrata.',
     collect: 'Preuzmi povraćaje i istekle pakete',
     collectNone: 'Ovde nema ničega za preuzimanje.',
     collectTake: 'Izvadite paket i zatvorite vrata.',
@@ -199,6 +208,9 @@ const tr: Messages = {
     put: 'Kargoyu içeri koyun ve kapıyı kapatın.',
     next: 'Sonraki kargo',
     finish: 'Bitir',
+    deposited: 'Kargo bırakıldı. Alıcıya kod SMS ile gönderilecek.',
+    shutEmpty:
+      'Kapı içi boş kapatıldı, bu yüzden kargo bırakılmadı. Bir kapı almak için kargoyu yeniden okutun.',
     collect: 'İadeleri ve süresi dolan kargoları al',
     collectNone: 'Burada alınacak bir şey yok.',
     collectTake: 'Kargoyu çıkarın ve kapıyı kapatın.',

@@ -246,7 +246,9 @@ export function CourierScreen({ state, home }: ScreenProps) {
           state={state}
           door={door}
           openText={t('courier.put')}
-          doneText={() => t('courier.put')}
+          doneText={(itemPresent) =>
+            itemPresent ? t('courier.deposited') : t('courier.shutEmpty')
+          }
         />
         <div className="actions">
           <button type="button" className="primary" onClick={() => setDoor(null)}>
