@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['{shared,server,lock-driver,kiosk,test}/**/*.test.{ts,tsx}'],
-    exclude: ['**/node_modules/**'],
+    // Electron's own tests need its binary: `pnpm test:electron` (vitest.electron.config.ts).
+    exclude: ['**/node_modules/**', '**/*.electron.test.ts'],
     globalSetup: ['./server/test/globalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -65,11 +65,8 @@ export function writeTestKioskConfig(serverUrl: string, token: string, extra: ob
   return file;
 }
 
-/** The whole stack: server and PostgreSQL, a station whose kiosk runs on the simulator. */
-export async function kioskScene(
-  doors = '1:S,2:S,3:M,4:L',
-  stationExtra = {},
-): Promise<KioskScene> {
+/** Server and PostgreSQL, a station with its terminal, and a courier with a typeable number. */
+export async function kioskStation(doors = '1:S,2:S,3:M,4:L', stationExtra = {}) {
   const stack = await startTestServer();
   const base = await stack.scene(doors, { supportPhone: '+383 38 555 000', ...stationExtra });
   // Couriers type their staff number on the keypad: digits.
@@ -78,7 +75,15 @@ export async function kioskScene(
     String(10_000 + Math.floor(Math.random() * 89_999)),
     'Arben Krasniqi',
   );
-  const scene = { ...base, courier };
+  return { stack, scene: { ...base, courier } };
+}
+
+/** The whole stack: server and PostgreSQL, a station whose kiosk runs on the simulator. */
+export async function kioskScene(
+  doors = '1:S,2:S,3:M,4:L',
+  stationExtra = {},
+): Promise<KioskScene> {
+  const { stack, scene } = await kioskStation(doors, stationExtra);
   const configFile = writeTestKioskConfig(stack.url, scene.terminal.token);
   const core = await KioskCore.start(loadKioskConfig(configFile), {
     info: () => {},

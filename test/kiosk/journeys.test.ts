@@ -176,6 +176,17 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
     ]);
   });
 
+  it('refuses a script injected into the page: the content security policy holds', async () => {
+    const { page } = await open('1:S');
+    const outcome = await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'document.body.dataset.injected = "ran"';
+      document.body.append(script);
+      return document.body.dataset.injected ?? 'refused';
+    });
+    expect(outcome).toBe('refused');
+  });
+
   it('returns home and clears what was typed after the idle time the heartbeat configured', async () => {
     const { page } = await open('1:S', { idleTimeoutSeconds: 2 });
     await page.getByRole('button', { name: 'Pick up a parcel' }).click();

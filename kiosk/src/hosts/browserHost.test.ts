@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INITIAL_STATE, type KioskApi, type KioskState } from '../bridge/api';
-import { CONTENT_SECURITY_POLICY, startBrowserHost, type BrowserHost } from './browserHost';
+import { startBrowserHost, type BrowserHost } from './browserHost';
+import { CONTENT_SECURITY_POLICY } from './csp';
 
 const state: KioskState = { ...INITIAL_STATE, online: true };
 const calls: string[] = [];

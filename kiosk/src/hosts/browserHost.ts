@@ -4,10 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { dispatch } from '../bridge/dispatch';
 import { KIOSK_METHODS, type KioskApi, type KioskMethod, type KioskState } from '../bridge/api';
-
-/** The renderer may talk to this origin and nothing else. */
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+import { CONTENT_SECURITY_POLICY } from './csp';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

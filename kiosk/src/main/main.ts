@@ -6,7 +6,7 @@ import { KIOSK_METHODS, type KioskState } from '../bridge/api';
 import { dispatch } from '../bridge/dispatch';
 import { loadKioskConfig } from '../core/config';
 import { KioskCore } from '../core/kiosk';
-import { CONTENT_SECURITY_POLICY } from '../hosts/browserHost';
+import { CONTENT_SECURITY_POLICY } from '../hosts/csp';
 
 const rendererDir = path.join(__dirname, '../renderer');
 
