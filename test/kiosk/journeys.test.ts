@@ -176,6 +176,36 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
     ]);
   });
 
+  it('shows technicians where the sensors and the service disagree, and a silent controller', async () => {
+    const { k, page } = await open('1:S,2:S,3:S');
+    const { door } = await k.scene.deposit(); // recorded, but nothing put in the simulator
+    k.cabinet.setItem(3, true); // something left in a door the service counts as free
+    await page.goto(`${k.host.url}?lang=en#maintenance`);
+    await page.getByRole('heading', { name: 'Maintenance' }).waitFor();
+    await page.getByText(`Station ${k.scene.station.code}`).waitFor();
+    const row = (position: number) =>
+      page
+        .locator('.sensors tbody tr')
+        .filter({ has: page.getByRole('rowheader', { name: String(position), exact: true }) });
+    await expect
+      .poll(() => row(door).textContent())
+      .toBe(`${door}occupiedclosedemptyReads empty, but the service expects a parcel here.`);
+    await expect
+      .poll(() => row(3).textContent())
+      .toBe('3freecloseditemSomething is inside a door the service counts as free.');
+    expect(await page.locator('.sensor-mismatch').count()).toBe(2);
+    expect(await page.getByRole('button').allTextContents()).not.toContain(
+      expect.stringMatching(/open/i),
+    );
+
+    k.cabinet.setResponsive(0, false);
+    await page
+      .getByText('The door controller does not answer. Check its cable and power.')
+      .waitFor();
+    k.cabinet.setResponsive(0, true);
+    await page.locator('.sensors').waitFor();
+  });
+
   it('refuses a script injected into the page: the content security policy holds', async () => {
     const { page } = await open('1:S');
     const outcome = await page.evaluate(() => {

@@ -15,6 +15,11 @@ export type Refusal =
 
 export type DoorOpened = { kind: 'door_open'; door: number };
 
+/** What the door sensors read right now, for the maintenance view. */
+export type SensorReading =
+  | { kind: 'sensors'; doors: { position: number; closed: boolean; itemPresent: boolean }[] }
+  | { kind: 'board_unreachable' };
+
 /** The door a customer or courier is working at, as the screen shows it. */
 export interface DoorSession {
   kind: 'pickup' | 'deposit' | 'return' | 'collect';
@@ -61,6 +66,8 @@ export interface KioskApi {
    * each once the previous one was closed empty. Answers how many there are.
    */
   collectReturns(courierNo: string): Promise<{ kind: 'collecting'; count: number } | Refusal>;
+  /** For technicians: every door's sensors as the board reads them now. Opens nothing. */
+  readSensors(): Promise<SensorReading>;
 }
 
 export type KioskMethod = keyof KioskApi;
@@ -72,4 +79,5 @@ export const KIOSK_METHODS = [
   'startReturn',
   'cancelReturn',
   'collectReturns',
+  'readSensors',
 ] as const satisfies readonly KioskMethod[];

@@ -26,6 +26,8 @@ export function dispatch(api: KioskApi, method: KioskMethod, args: unknown[]): P
       return api.cancelReturn();
     case 'collectReturns':
       return api.collectReturns(text(args[0]));
+    case 'readSensors':
+      return api.readSensors();
     default: {
       const unknown: never = method;
       throw new TypeError(`no bridge method ${String(unknown)}`);

@@ -6,6 +6,7 @@ import {
   type KioskApi,
   type KioskState,
   type Refusal,
+  type SensorReading,
 } from '../bridge/api';
 import { TerminalClient } from './client';
 import type { KioskConfig } from './config';
@@ -250,6 +251,15 @@ export class KioskCore extends EventEmitter implements KioskApi {
       await this.afterSession();
     }
     this.session(null);
+  }
+
+  async readSensors(): Promise<SensorReading> {
+    try {
+      return { kind: 'sensors', doors: await this.hardware.board.status() };
+    } catch (error) {
+      this.log.warn('door controller unreachable', { error: String(error) });
+      return { kind: 'board_unreachable' };
+    }
   }
 
   cancelReturn(): Promise<{ kind: 'cancelled' }> {

@@ -14,6 +14,7 @@ const bridge = {
   startReturn: (trackingNumber) => invoke('startReturn', trackingNumber),
   cancelReturn: () => invoke('cancelReturn'),
   collectReturns: (courierNo) => invoke('collectReturns', courierNo),
+  readSensors: () => invoke('readSensors'),
   subscribe: (listener: (state: KioskState) => void) => {
     const forward = (_event: unknown, state: KioskState) => listener(state);
     ipcRenderer.on('kiosk:state', forward);

@@ -26,6 +26,7 @@ const httpBridge = {
   startReturn: (tracking) => call('startReturn', tracking),
   cancelReturn: () => call('cancelReturn'),
   collectReturns: (no) => call('collectReturns', no),
+  readSensors: () => call('readSensors'),
 } as KioskApi;
 
 export const kiosk: KioskApi = window.kiosk ?? httpBridge;

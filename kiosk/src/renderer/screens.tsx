@@ -1,4 +1,4 @@
-import type { KioskState, Refusal } from '../bridge/api';
+import type { KioskState, Refusal, SensorReading } from '../bridge/api';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { kiosk } from './bridge';
@@ -359,16 +359,102 @@ export function ReturnScreen({ state, home }: ScreenProps) {
   );
 }
 
-/** For technicians: every door's status, and the offline queue. */
+const SENSOR_POLL_MS = 2000;
+
+/** The board's reading, refreshed while the maintenance view is shown. */
+function useSensorReading(): SensorReading | null {
+  const [reading, setReading] = useState<SensorReading | null>(null);
+  useEffect(() => {
+    let shown = true;
+    const read = () =>
+      void kiosk
+        .readSensors()
+        .catch((): SensorReading => ({ kind: 'board_unreachable' }))
+        .then((next) => shown && setReading(next));
+    read();
+    const timer = setInterval(read, SENSOR_POLL_MS);
+    return () => {
+      shown = false;
+      clearInterval(timer);
+    };
+  }, []);
+  return reading;
+}
+
+type CabinetDoor = NonNullable<KioskState['cabinet']>['doors'][number];
+type SensedDoor = Extract<SensorReading, { kind: 'sensors' }>['doors'][number];
+
+/** Where the service and the sensors disagree, which a technician must look at. */
+function mismatch(door: CabinetDoor, sensed: SensedDoor): 'mismatchItem' | 'mismatchEmpty' | null {
+  if (door.status === 'available' && sensed.itemPresent) return 'mismatchItem';
+  if (door.parcel && sensed.closed && !sensed.itemPresent) return 'mismatchEmpty';
+  return null;
+}
+
+function SensorTable({ state, reading }: { state: KioskState; reading: SensorReading | null }) {
+  const { t } = useTranslation();
+  if (!reading || !state.cabinet) return null;
+  if (reading.kind === 'board_unreachable') {
+    return (
+      <p className="message message-error" role="alert">
+        {t('maintenance.unreachable')}
+      </p>
+    );
+  }
+  const sensed = new Map(reading.doors.map((door) => [door.position, door]));
+  return (
+    <table className="sensors">
+      <caption>{t('maintenance.sensors')}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('maintenance.door')}</th>
+          <th scope="col">{t('maintenance.service')}</th>
+          <th scope="col">{t('maintenance.lock')}</th>
+          <th scope="col">{t('maintenance.content')}</th>
+          <th scope="col">{t('maintenance.check')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {state.cabinet.doors.map((door) => {
+          const sensors = sensed.get(door.position);
+          const warning = sensors && mismatch(door, sensors);
+          return (
+            <tr key={door.position} className={warning ? 'sensor-mismatch' : undefined}>
+              <th scope="row">{door.position}</th>
+              <td>{t(`grid.${door.status}`)}</td>
+              <td>
+                {sensors ? t(sensors.closed ? 'maintenance.closed' : 'maintenance.open') : '—'}
+              </td>
+              <td>
+                {sensors ? t(sensors.itemPresent ? 'maintenance.item' : 'maintenance.empty') : '—'}
+              </td>
+              <td>{warning ? t(`maintenance.${warning}`) : ''}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * For technicians: the service's view of every door beside what the sensors read, and
+ * the offline queue. It opens nothing: doors are opened on site with `lockctl`.
+ */
 export function MaintenanceScreen({ state, home }: ScreenProps) {
   const { t } = useTranslation();
+  const reading = useSensorReading();
   return (
     <section>
-      <h2>{t('grid.title')}</h2>
-      <p className="hint">
-        {state.cabinet?.station.code} · queue {state.pendingConfirms} · stuck {state.stuckConfirms}
-      </p>
+      <h2>{t('maintenance.title')}</h2>
+      <ul className="maintenance-status">
+        <li>{t('maintenance.station', { code: state.config?.station_code ?? '—' })}</li>
+        <li>{t(state.online ? 'maintenance.online' : 'maintenance.offline')}</li>
+        <li>{t('maintenance.queue', { count: state.pendingConfirms })}</li>
+        <li>{t('maintenance.stuck', { count: state.stuckConfirms })}</li>
+      </ul>
       <DoorGrid cabinet={state.cabinet} />
+      <SensorTable state={state} reading={reading} />
       <button type="button" className="secondary" onClick={home}>
         {t('keypad.back')}
       </button>
