@@ -222,7 +222,8 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
     await page.getByRole('button', { name: 'Pick up a parcel' }).click();
     await typeOnKeypad(page, '1234');
     expect(await page.locator('.keypad-display').textContent()).toBe('1234');
-    await page.getByRole('button', { name: 'Pick up a parcel' }).waitFor({ timeout: 5000 });
+    // 2 s idle; the wait leaves room for a loaded machine.
+    await page.getByRole('button', { name: 'Pick up a parcel' }).waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Pick up a parcel' }).click();
     expect((await page.locator('.keypad-display').textContent())?.trim()).toBe('');
   });
