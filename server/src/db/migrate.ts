@@ -9,10 +9,13 @@ const MIGRATION_LOCK = 72_410_001;
 
 /**
  * Applies the numbered, forward-only SQL files not yet applied, in one transaction under
- * an advisory lock, so several server instances may start at once.
+ * an advisory lock, so several server instances may start at once. `through` stops after
+ * that file, so a test can put rows in place for a data migration that follows.
  */
-export async function migrate(sql: Sql): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+export async function migrate(sql: Sql, options: { through?: string } = {}): Promise<string[]> {
+  const files = (await readdir(MIGRATIONS_DIR))
+    .filter((f) => f.endsWith('.sql') && (!options.through || f <= options.through))
+    .sort();
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`
