@@ -150,6 +150,7 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
     await depositOnScreen(page, k, shipment.tracking_number);
     await page.getByRole('heading', { name: 'Door 1 is open' }).waitFor();
     k.cabinet.closeDoor(1, false);
+    await page.getByRole('heading', { name: 'Door 1 is closed' }).waitFor();
     await page
       .getByText('The door was closed with nothing inside, so the parcel is not deposited.', {
         exact: false,

@@ -93,8 +93,7 @@ describe('every screen in every language', () => {
         const [held] = await k.stack.sql<{ slot_no: number }[]>`
           select slot_no from shipments where id = ${parcel.id}`;
         k.cabinet.closeDoor(held!.slot_no, false);
-        // Closed: the title no longer names the open door.
-        await page.locator('.door-open-title').filter({ hasNotText: /\d/ }).waitFor();
+        await page.locator('.door-title-amiss').waitFor(); // "door N is closed", not "done"
         await shoot(page, language, 'courier-shut-empty');
 
         await page.goto(`${k.host.url}?lang=${language}`);

@@ -24,7 +24,11 @@ const en = {
     thanks: 'Thank you! Enjoy your parcel.',
     leftInside: 'The parcel is still inside. You can come back for it with the same code.',
   },
-  door: { open: 'Door {{door}} is open', leftOpen: 'Please close door {{door}}.' },
+  door: {
+    open: 'Door {{door}} is open',
+    closed: 'Door {{door}} is closed',
+    leftOpen: 'Please close door {{door}}.',
+  },
   courier: {
     title: 'Courier number',
     hello: 'Hello, {{name}}',
@@ -39,6 +43,8 @@ const en = {
     collectNone: 'Nothing to take out here.',
     collectTake: 'Take the parcel out and close the door.',
     collectDone: 'Everything is taken. Thank you!',
+    collectTaken: 'Parcel taken.',
+    collectLeft: 'The parcel is still inside, so it stays in the locker.',
     unknown: 'Courier not recognised. Check the number and try again.',
   },
   return: {
@@ -104,7 +110,11 @@ const sq: Messages = {
     thanks: 'Faleminderit! Gëzojeni pakon tuaj.',
     leftInside: 'Pakoja është ende brenda. Mund të ktheheni për të me të njëjtin kod.',
   },
-  door: { open: 'Dera {{door}} është e hapur', leftOpen: 'Ju lutemi mbyllni derën {{door}}.' },
+  door: {
+    open: 'Dera {{door}} është e hapur',
+    closed: 'Dera {{door}} është e mbyllur',
+    leftOpen: 'Ju lutemi mbyllni derën {{door}}.',
+  },
   courier: {
     title: 'Numri i korrierit',
     hello: 'Përshëndetje, {{name}}',
@@ -119,6 +129,8 @@ const sq: Messages = {
     collectNone: 'Këtu nuk ka asgjë për t’u marrë.',
     collectTake: 'Nxirreni pakon dhe mbyllni derën.',
     collectDone: 'Gjithçka u mor. Faleminderit!',
+    collectTaken: 'Pakoja u mor.',
+    collectLeft: 'Pakoja është ende brenda, prandaj mbetet në stacion.',
     unknown: 'Korrieri nuk u njoh. Kontrolloni numrin dhe provoni përsëri.',
   },
   return: {
@@ -182,7 +194,11 @@ const sr: Messages = {
     thanks: 'Hvala! Uživajte u svom paketu.',
     leftInside: 'Paket je i dalje unutra. Možete se vratiti po njega sa istim kodom.',
   },
-  door: { open: 'Vrata {{door}} su otvorena', leftOpen: 'Molimo zatvorite vrata {{door}}.' },
+  door: {
+    open: 'Vrata {{door}} su otvorena',
+    closed: 'Vrata {{door}} su zatvorena',
+    leftOpen: 'Molimo zatvorite vrata {{door}}.',
+  },
   courier: {
     title: 'Broj kurira',
     hello: 'Zdravo, {{name}}',
@@ -197,6 +213,8 @@ const sr: Messages = {
     collectNone: 'Ovde nema ničega za preuzimanje.',
     collectTake: 'Izvadite paket i zatvorite vrata.',
     collectDone: 'Sve je preuzeto. Hvala!',
+    collectTaken: 'Paket je preuzet.',
+    collectLeft: 'Paket je još unutra, pa ostaje u paketomatu.',
     unknown: 'Kurir nije prepoznat. Proverite broj i pokušajte ponovo.',
   },
   return: {
@@ -262,6 +280,7 @@ const tr: Messages = {
   },
   door: {
     open: '{{door}} numaralı kapı açık',
+    closed: '{{door}} numaralı kapı kapandı',
     leftOpen: 'Lütfen {{door}} numaralı kapıyı kapatın.',
   },
   courier: {
@@ -278,6 +297,8 @@ const tr: Messages = {
     collectNone: 'Burada alınacak bir şey yok.',
     collectTake: 'Kargoyu çıkarın ve kapıyı kapatın.',
     collectDone: 'Hepsi alındı. Teşekkürler!',
+    collectTaken: 'Kargo alındı.',
+    collectLeft: 'Kargo hâlâ içeride, bu yüzden dolapta kalıyor.',
     unknown: 'Kurye tanınmadı. Numarayı kontrol edip tekrar deneyin.',
   },
   return: {

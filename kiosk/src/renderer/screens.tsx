@@ -12,26 +12,43 @@ export interface ScreenProps {
 }
 
 /** What the customer is told while their door is open, and after it closed. */
+/** What a door should hold once shut, and what to tell either way. */
+interface DoorOutcome {
+  expect: 'item' | 'empty';
+  done: string;
+  amiss: string;
+}
+
 function DoorProgress({
   state,
   door,
   openText,
-  doneText,
+  outcome,
 }: {
   state: KioskState;
   door: number;
   openText: string;
-  doneText: (itemPresent: boolean) => string;
+  outcome: DoorOutcome;
 }) {
   const { t } = useTranslation();
   const session = state.session?.door === door ? state.session : null;
   const closed = session?.phase === 'closed';
+  const asExpected = closed && Boolean(session.itemPresent) === (outcome.expect === 'item');
+  const title = !closed
+    ? t('door.open', { door })
+    : asExpected
+      ? t('done')
+      : t('door.closed', { door });
   return (
     <section className="door-progress" aria-live="polite">
-      <h2 className="door-open-title">{closed ? t('done') : t('door.open', { door })}</h2>
+      <h2 className={`door-open-title${closed && !asExpected ? ' door-title-amiss' : ''}`}>
+        {title}
+      </h2>
       <p className="instruction">
         {closed
-          ? doneText(Boolean(session.itemPresent))
+          ? asExpected
+            ? outcome.done
+            : outcome.amiss
           : session?.phase === 'left_open'
             ? t('door.leftOpen', { door })
             : openText}
@@ -90,7 +107,7 @@ export function PickupScreen({ state, home }: ScreenProps) {
         state={state}
         door={door}
         openText={t('pickup.take')}
-        doneText={(item) => (item ? t('pickup.leftInside') : t('pickup.thanks'))}
+        outcome={{ expect: 'empty', done: t('pickup.thanks'), amiss: t('pickup.leftInside') }}
       />
     );
   }
@@ -153,7 +170,11 @@ function CollectReturns({
           state={state}
           door={session.door}
           openText={t('courier.collectTake')}
-          doneText={() => t('courier.collectTake')}
+          outcome={{
+            expect: 'empty',
+            done: t('courier.collectTaken'),
+            amiss: t('courier.collectLeft'),
+          }}
         />
       )}
       {finished && (
@@ -246,9 +267,11 @@ export function CourierScreen({ state, home }: ScreenProps) {
           state={state}
           door={door}
           openText={t('courier.put')}
-          doneText={(itemPresent) =>
-            itemPresent ? t('courier.deposited') : t('courier.shutEmpty')
-          }
+          outcome={{
+            expect: 'item',
+            done: t('courier.deposited'),
+            amiss: t('courier.shutEmpty'),
+          }}
         />
         <div className="actions">
           <button type="button" className="primary" onClick={() => setDoor(null)}>
@@ -323,7 +346,7 @@ export function ReturnScreen({ state, home }: ScreenProps) {
           state={state}
           door={door}
           openText={t('return.put')}
-          doneText={(item) => (item ? t('return.thanks') : t('return.empty'))}
+          outcome={{ expect: 'item', done: t('return.thanks'), amiss: t('return.empty') }}
         />
         {!closed && (
           <button
