@@ -2,18 +2,32 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
-/** Versioned, forward-only; `user_version` records how far a database has come. */
-export const MIGRATIONS: string[] = [
-  `create table confirms (
+/** The confirms table, accepting these kinds. Its columns never change; its kinds grow. */
+function confirmsTable(name: string, kinds: string[]): string {
+  return `create table ${name} (
      id integer primary key,
-     kind text not null check (kind in ('door', 'return')),
+     kind text not null check (kind in (${kinds.map((k) => `'${k}'`).join(', ')})),
      body text not null,
      occurred_at text not null,
      attempts integer not null default 0,
      next_attempt_at integer not null,
      last_error text,
      created_at integer not null
-   ) strict;
+   ) strict;`;
+}
+
+/** SQLite cannot change a CHECK constraint: the table is rebuilt with its rows. */
+function allowConfirmKinds(version: number, kinds: string[]): string {
+  const next = `confirms_v${version}`;
+  return `${confirmsTable(next, kinds)}
+   insert into ${next} select * from confirms;
+   drop table confirms;
+   alter table ${next} rename to confirms;`;
+}
+
+/** Versioned, forward-only; `user_version` records how far a database has come. */
+export const MIGRATIONS: string[] = [
+  `${confirmsTable('confirms', ['door', 'return'])}
    create table stuck_confirms (
      id integer primary key,
      kind text not null,
@@ -22,35 +36,10 @@ export const MIGRATIONS: string[] = [
      reason text not null,
      set_aside_at integer not null
    ) strict;`,
-  // A courier taking a return out of the locker is confirmed through the queue too. SQLite
-  // cannot change a CHECK constraint, so the table is rebuilt with its rows.
-  `create table confirms_v2 (
-     id integer primary key,
-     kind text not null check (kind in ('door', 'return', 'return_taken')),
-     body text not null,
-     occurred_at text not null,
-     attempts integer not null default 0,
-     next_attempt_at integer not null,
-     last_error text,
-     created_at integer not null
-   ) strict;
-   insert into confirms_v2 select * from confirms;
-   drop table confirms;
-   alter table confirms_v2 rename to confirms;`,
+  // A courier taking a return out of the locker is confirmed through the queue too.
+  allowConfirmKinds(2, ['door', 'return', 'return_taken']),
   // A deposit whose door the courier shut empty is undone through the queue too.
-  `create table confirms_v3 (
-     id integer primary key,
-     kind text not null check (kind in ('door', 'return', 'return_taken', 'deposit_undo')),
-     body text not null,
-     occurred_at text not null,
-     attempts integer not null default 0,
-     next_attempt_at integer not null,
-     last_error text,
-     created_at integer not null
-   ) strict;
-   insert into confirms_v3 select * from confirms;
-   drop table confirms;
-   alter table confirms_v3 rename to confirms;`,
+  allowConfirmKinds(3, ['door', 'return', 'return_taken', 'deposit_undo']),
 ];
 
 export type KioskDatabase = Database.Database;
