@@ -10,7 +10,7 @@ afterAll(() => stack.close());
 describe('undoing a deposit whose door was shut empty (extension)', () => {
   it('puts the parcel back to booked, frees the door, voids the code and tells the recipient to disregard it', async () => {
     const scene = await stack.scene('1:S,2:S');
-    await stack.sql`update organizations set webhook_url = 'http://127.0.0.1:9/hook' where id = ${scene.org.id}`;
+    await stack.subscribeWebhooks(scene.org.id);
     const { shipment, door, code } = await scene.deposit({ language: 'sq' });
     const undo = {
       courierNo: scene.courier.number,
@@ -41,10 +41,7 @@ describe('undoing a deposit whose door was shut empty (extension)', () => {
     );
     expect(notice.text).toContain('mos e merrni parasysh kodin');
     expect(notice.text).toContain(shipment.tracking_number);
-    const hooks = await stack.sql`
-      select payload->>'type' as type from outbox
-       where channel = 'webhook' and shipment_id = ${shipment.id} order by id`;
-    expect(hooks.map((h) => h.type)).toEqual([
+    expect(await stack.webhookTypesOf(shipment.id)).toEqual([
       'shipment.ready_for_pickup',
       'shipment.deposit_cancelled',
     ]);

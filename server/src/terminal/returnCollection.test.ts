@@ -76,7 +76,7 @@ describe('courier collection of returns (extension)', () => {
 
   it('lets a courier take out a delivery left past the maximum storage time, and no other', async () => {
     const scene = await stack.scene('1:S,2:S,3:S', { freeStorageHours: 24, maxStorageHours: 48 });
-    await stack.sql`update organizations set webhook_url = 'http://127.0.0.1:9/hook' where id = ${scene.org.id}`;
+    await stack.subscribeWebhooks(scene.org.id);
     const expired = await scene.deposit();
     const fresh = await scene.deposit();
     // As if booked and deposited `hours` earlier: the whole history moves back.
@@ -124,10 +124,7 @@ describe('courier collection of returns (extension)', () => {
     expect(
       cabinet.body.doors.find((d: { position: number }) => d.position === expired.door).status,
     ).toBe('available');
-    const hooks = await stack.sql`
-      select payload->>'type' as type from outbox
-       where channel = 'webhook' and shipment_id = ${expired.shipment.id} order by id`;
-    expect(hooks.map((h) => h.type)).toEqual([
+    expect(await stack.webhookTypesOf(expired.shipment.id)).toEqual([
       'shipment.ready_for_pickup',
       'shipment.return_collected',
     ]);
