@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['{shared,server,lock-driver,kiosk,test}/**/*.test.{ts,tsx}'],
     // Electron's own tests need its binary: `pnpm test:electron` (vitest.electron.config.ts).
     exclude: ['**/node_modules/**', '**/*.electron.test.ts'],
-    globalSetup: ['./server/test/globalSetup.ts'],
+    // PostgreSQL for every file; the kiosk's renderer built once, before any file runs.
+    globalSetup: ['./server/test/globalSetup.ts', './test/kiosk/globalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: two files at a time, each on its own database.

@@ -11,7 +11,7 @@ import { KIOSK_METHODS } from '../../kiosk/src/bridge/api';
 import { RENDERER_DIR } from '../../kiosk/src/hosts/browser';
 import { SimulatedCabinet, serveTcp, type TcpSimulator } from '../../lock-driver/src/index';
 import { client, waitFor } from '../../server/test/harness';
-import { buildRenderer, kioskStation, typeOnKeypad, writeTestKioskConfig } from '../kiosk/fixture';
+import { kioskStation, typeOnKeypad, writeTestKioskConfig } from '../kiosk/fixture';
 
 const KIOSK_DIR = path.resolve(RENDERER_DIR, '../..');
 
@@ -35,7 +35,6 @@ let page: Page;
 
 beforeAll(async () => {
   const executablePath = electronBinary();
-  await buildRenderer(); // the renderer and the bundled main and preload
   station = await kioskStation('1:S,2:S');
   // The cabinet sits behind a TCP gateway in this process, so the test can close doors
   // while the kiosk core runs inside Electron's main process.

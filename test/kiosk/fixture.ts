@@ -2,26 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { loadKioskConfig, writeKioskConfig } from '../../kiosk/src/core/config';
 import { KioskCore } from '../../kiosk/src/core/kiosk';
 import { startBrowserHost, type BrowserHost } from '../../kiosk/src/hosts/browserHost';
 import { RENDERER_DIR } from '../../kiosk/src/hosts/browser';
 import { startTestServer, type TestStack } from '../../server/test/harness';
 import { createCourier } from '../../server/src/admin/commands';
-
-let built: Promise<unknown> | undefined;
-/** The renderer as it ships: a production build, once per test run. */
-export function buildRenderer() {
-  // Built as it ships, in its own process: under vitest NODE_ENV is "test", which would
-  // compile JSX for React's development runtime.
-  built ??= promisify(execFile)('pnpm', ['--filter', '@locker/kiosk', 'build'], {
-    cwd: path.resolve(RENDERER_DIR, '../../..'),
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  return built;
-}
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({

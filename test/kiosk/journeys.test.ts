@@ -1,13 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { client, waitFor } from '../../server/test/harness';
-import { buildRenderer, kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
+import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
 
 let browser: Browser;
 let page: Page | undefined;
 let k: KioskScene | undefined;
 beforeAll(async () => {
-  await buildRenderer();
   browser = await launchBrowser();
 });
 afterAll(() => browser.close());

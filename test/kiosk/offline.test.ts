@@ -7,17 +7,10 @@ import { SimulatedCabinet, serveTcp } from '../../lock-driver/src/index';
 import { REPO_ROOT } from '../../server/src/config';
 import { startServer, type RunningServer } from '../../server/src/server';
 import { client, startTestServer, waitFor } from '../../server/test/harness';
-import {
-  buildRenderer,
-  kioskScene,
-  launchBrowser,
-  typeOnKeypad,
-  writeTestKioskConfig,
-} from './fixture';
+import { kioskScene, launchBrowser, typeOnKeypad, writeTestKioskConfig } from './fixture';
 
 let browser: Browser;
 beforeAll(async () => {
-  await buildRenderer();
   browser = await launchBrowser();
 });
 afterAll(() => browser.close());

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../server/src/config';
-import { buildRenderer, kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
+import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results/screens');
 const LANGUAGES = ['sq', 'sr', 'tr', 'en'] as const;
@@ -13,7 +13,6 @@ let browser: Browser;
 let k: KioskScene;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  await buildRenderer();
   browser = await launchBrowser();
   k = await kioskScene('1:S,2:S,3:S,4:S,5:M,6:M,7:L,8:XL');
 });
