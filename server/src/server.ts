@@ -25,6 +25,8 @@ export interface RunningServer {
   port: number;
   sql: Sql;
   logger: Logger;
+  /** Runs the SMS and webhook deliveries once, now, and waits for them to finish. */
+  deliverNow(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -102,6 +104,9 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     port,
     sql,
     logger,
+    deliverNow: async () => {
+      await Promise.all([sms.runNow(), webhooks.runNow()]);
+    },
     close: async () => {
       await new Promise<void>((resolve) => {
         http.close(() => resolve());

@@ -3,6 +3,8 @@ import type { Logger } from '../logger';
 export interface Poller {
   /** Run soon rather than at the next tick (after a commit that queued work). */
   nudge(): void;
+  /** Runs now and resolves once a run that began after this call has finished. */
+  runNow(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,14 @@ export function startPoller(
   run();
   return {
     nudge: run,
+    runNow: async () => {
+      // A run already going may have read its work before the caller's commit: let it end,
+      // then start one of our own.
+      const current = (): Promise<void> | undefined => running;
+      while (current()) await current();
+      run();
+      await current();
+    },
     stop: async () => {
       stopped = true;
       clearInterval(timer);

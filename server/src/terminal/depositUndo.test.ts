@@ -78,10 +78,12 @@ describe('undoing a deposit whose door was shut empty (extension)', () => {
     const sms = await stack.sql`
       select failed_at is not null as cancelled, last_error from outbox
        where shipment_id = ${shipment.id} and channel = 'sms'`;
+    // The only SMS of this parcel is the cancelled code: no notice was queued...
     expect(sms).toEqual([
       { cancelled: true, last_error: 'cancelled: the courier shut the door empty' },
     ]);
-    await new Promise((r) => setTimeout(r, 300));
+    // ...and, once the outbox has run, nothing more reached the recipient.
+    await stack.server.deliverNow();
     expect(stack.sentSms().filter((m) => m.to === shipment.recipient_phone)).toHaveLength(
       sentBefore,
     );
