@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTerminalStatus } from '../../../server/src/admin/commands';
-import { startTestServer, type TestStack } from '../../../server/test/harness';
+import { startTestServer, waitFor, type TestStack } from '../../../server/test/harness';
 import { TerminalClient } from './client';
 import { ConfirmQueue } from './confirmQueue';
 import { openKioskDatabase } from './database';
@@ -98,12 +98,18 @@ describe('ConfirmQueue', () => {
     await setTerminalStatus(stack.sql, scene.terminal.id, 'offline');
     const { queue } = queueFor(scene.terminal.token);
     queue.add('door', { shipmentId: shipment.id, collected: true }, minutesAgo(1));
-    await new Promise((r) => setTimeout(r, 100));
+    // The mark reaches the server's terminal cache by a database notification: wait until
+    // the server refuses this terminal, as the replay then meets it.
+    await waitFor(
+      async () => (await scene.terminal.api.get('/terminal/v1/cabinet')).status === 401,
+    );
     await queue.retryNow();
     expect(queue.pending()).toBe(1);
     // The kiosk's heartbeat clears the mark; then the replay gets through.
-    await scene.terminal.api.post('/terminal/v1/heartbeat');
-    await new Promise((r) => setTimeout(r, 100));
+    expect((await scene.terminal.api.post('/terminal/v1/heartbeat')).status).toBe(200);
+    await waitFor(
+      async () => (await scene.terminal.api.get('/terminal/v1/cabinet')).status === 200,
+    );
     await queue.retryNow();
     expect(queue.pending()).toBe(0);
   });
