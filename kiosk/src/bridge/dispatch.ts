@@ -1,8 +1,12 @@
 import type { KioskApi, KioskMethod } from './api';
 
+/** An argument the screen should never have sent: the caller's mistake, not the core's. */
+export class BridgeArgumentError extends Error {}
+
 const text = (value: unknown, max = 64): string => {
-  if (typeof value !== 'string' || value.length > max)
-    throw new TypeError('bridge argument must be a short string');
+  if (typeof value !== 'string') throw new BridgeArgumentError('bridge argument must be a string');
+  if (value.length > max)
+    throw new BridgeArgumentError(`bridge argument must be at most ${max} characters`);
   return value;
 };
 

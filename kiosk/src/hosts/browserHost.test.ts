@@ -60,7 +60,18 @@ describe('browser host', () => {
       headers: { 'content-type': 'application/json' },
       body: '["12345678901234"]',
     });
-    expect(tooLong.status).toBe(500);
-    expect(await tooLong.text()).toBe('');
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json()).toEqual({
+      error: 'bad_request',
+      reason: 'bridge argument must be at most 10 characters',
+    });
+    const notJson = await fetch(`${host.url}bridge/pickup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '["1234',
+    });
+    expect(notJson.status).toBe(400);
+    expect((await notJson.json()).error).toBe('bad_request');
+    expect(calls).toEqual(['12345678']);
   });
 });

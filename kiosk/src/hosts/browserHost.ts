@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { dispatch } from '../bridge/dispatch';
+import { BridgeArgumentError, dispatch } from '../bridge/dispatch';
 import { KIOSK_METHODS, type KioskApi, type KioskMethod, type KioskState } from '../bridge/api';
 import { CONTENT_SECURITY_POLICY } from './csp';
 
@@ -35,6 +35,13 @@ function readBody(req: http.IncomingMessage): Promise<string> {
     req.on('end', () => resolve(body));
     req.on('error', reject);
   });
+}
+
+/** 400 with the reason: a request the screen should never have sent. */
+function refuse(res: http.ServerResponse, reason: string): void {
+  res
+    .writeHead(400, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ error: 'bad_request', reason }));
 }
 
 /**
@@ -75,8 +82,20 @@ export async function startBrowserHost(
         if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
           return void res.writeHead(415).end();
         }
-        const args = JSON.parse((await readBody(req)) || '[]') as unknown[];
-        const result = await dispatch(core, method, Array.isArray(args) ? args : []);
+        let args: unknown;
+        try {
+          args = JSON.parse((await readBody(req)) || '[]');
+          if (!Array.isArray(args)) throw new BridgeArgumentError('arguments must be a JSON array');
+        } catch (error) {
+          return void refuse(res, error instanceof Error ? error.message : 'unreadable body');
+        }
+        let result: unknown;
+        try {
+          result = await dispatch(core, method, args as unknown[]);
+        } catch (error) {
+          if (error instanceof BridgeArgumentError) return void refuse(res, error.message);
+          throw error;
+        }
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
         return;
       }
