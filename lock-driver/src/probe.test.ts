@@ -13,4 +13,16 @@ describe('probeBaudRates', () => {
       { baud: 115200, boards: [] },
     ]);
   });
+
+  it('counts no board at a wrong rate whose line carries garbled replies and near-frames', async () => {
+    const mock = mockBoard({ boards: 2, boardBaud: 19200, wrongBaud: 'noise' });
+    const results = await probeBaudRates((baud) => mock.transportAt(baud), 100);
+    expect(mock.heard.noiseBytes).toBeGreaterThan(0);
+    expect(results).toEqual([
+      { baud: 9600, boards: [] },
+      { baud: 19200, boards: [0, 1] },
+      { baud: 57600, boards: [] },
+      { baud: 115200, boards: [] },
+    ]);
+  });
 });

@@ -14,14 +14,35 @@ interface MockPort {
  * are fed back in pieces of 1 to 4 bytes, as USB adapters deliver them; `written` keeps
  * every request frame the driver sent, in order.
  */
-export function mockBoard(options: CabinetOptions & { silent?: boolean; boardBaud?: number }) {
+export function mockBoard(
+  options: CabinetOptions & {
+    silent?: boolean;
+    boardBaud?: number;
+    /**
+     * At a rate other than `boardBaud`, what the driver hears: nothing (the board could not
+     * read the garbled request), or the board's replies garbled by the wrong rate — noise
+     * with stray STX and ETX bytes and frame-shaped runs whose checksum does not hold.
+     */
+    wrongBaud?: 'silent' | 'noise';
+  },
+) {
   const cabinet = new SimulatedCabinet(options);
   const path = `/dev/mock-${randomBytes(4).toString('hex')}`;
   SerialPortMock.binding.createPort(path, { echo: false, record: true });
   const written: Buffer[] = [];
-  return { cabinet, written, path, transport: transportAt(19200), transportAt };
+  const heard = { noiseBytes: 0 };
+  return { cabinet, written, path, heard, transport: transportAt(19200), transportAt };
 
-  /** A transport at `baudRate`; a board set to another rate hears only garbage and stays silent. */
+  function feed(binding: MockPort, bytes: Buffer): void {
+    for (let at = 0; at < bytes.length;) {
+      const size = 1 + Math.floor(Math.random() * 4);
+      const piece = bytes.subarray(at, at + size);
+      at += size;
+      setImmediate(() => binding.emitData(piece));
+    }
+  }
+
+  /** A transport at `baudRate`; a board set to another rate never answers it readably. */
   function transportAt(baudRate: number) {
     return serialTransport({
       path,
@@ -35,21 +56,30 @@ export function mockBoard(options: CabinetOptions & { silent?: boolean; boardBau
           await write(buffer);
           for (const request of parser.push(buffer)) {
             written.push(request.raw);
-            if (
-              options.silent ||
-              (options.boardBaud !== undefined && options.boardBaud !== baudRate)
-            )
-              continue;
+            if (options.silent) continue;
             const reply = Buffer.concat(cabinet.handle(request));
-            for (let at = 0; at < reply.length;) {
-              const size = 1 + Math.floor(Math.random() * 4);
-              const piece = reply.subarray(at, at + size);
-              at += size;
-              setImmediate(() => binding.emitData(piece));
+            if (options.boardBaud === undefined || options.boardBaud === baudRate) {
+              feed(binding, reply);
+            } else if (options.wrongBaud === 'noise' && reply.length > 0) {
+              const noise = garbled(reply);
+              heard.noiseBytes += noise.length;
+              feed(binding, noise);
             }
           }
         };
       },
     });
   }
+}
+
+/**
+ * A reply as heard at the wrong rate: every byte mangled, stray STX and ETX bytes, and a
+ * run shaped like a status frame (STX, the board's address, a status command, ETX) whose
+ * checksum is off by one, the kind of near-frame a parser must refuse.
+ */
+function garbled(reply: Buffer): Buffer {
+  const mangled = Buffer.from(reply.map((b) => (b * 7 + 0x5b) & 0xff));
+  const nearFrame = Buffer.from([0x02, reply[1] ?? 0, 0x36, 0x0f, 0x00, 0x01, 0x00, 0x03, 0]);
+  nearFrame[8] = (nearFrame.subarray(0, 8).reduce((sum, b) => sum + b, 0) + 1) & 0xff;
+  return Buffer.concat([Buffer.from([0x02, 0x03, 0xff, 0x02]), mangled, nearFrame, mangled]);
 }
