@@ -2,7 +2,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'eslint.config.js', '**/bin/*.mjs', 'kiosk/vite.config.ts'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.data/**',
+      'eslint.config.js',
+      '**/bin/*.mjs',
+      'kiosk/vite.config.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -21,13 +30,29 @@ export default tseslint.config(
     // runs under plain Node in two hosts and knows neither React nor Electron.
     files: ['kiosk/src/renderer/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['node:*', 'electron', 'better-sqlite3', '@locker/lock-driver', '../core/*', '../hosts/*', '../main/*'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            'node:*',
+            'electron',
+            'better-sqlite3',
+            '@locker/lock-driver',
+            '../core/*',
+            '../hosts/*',
+            '../main/*',
+          ],
+        },
+      ],
     },
   },
   {
     files: ['kiosk/src/core/**/*.ts', 'kiosk/src/hosts/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['react', 'react-dom', 'react-i18next', 'electron', '../renderer/*'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['react', 'react-dom', 'react-i18next', 'electron', '../renderer/*'] },
+      ],
     },
   },
   {
