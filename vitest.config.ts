@@ -7,8 +7,10 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/*.electron.test.ts'],
     // PostgreSQL for every file; the kiosk's renderer built once, before any file runs.
     globalSetup: ['./server/test/globalSetup.ts', './test/kiosk/globalSetup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Hang detectors, not speed checks: the longest test takes about 6 s on an idle machine
+    // (a Chromium journey), and CI may share its two cores; ten times that is the limit.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     // Two cores: two files at a time, each on its own database.
     maxWorkers: 2,
   },
