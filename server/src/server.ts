@@ -6,7 +6,8 @@ import { ensureEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
 import { migrate } from './db/migrate';
 import type { Services } from './domain/services';
 import { createLogger, type Logger } from './logger';
-import { markSilentTerminalsOffline, pruneRateLimitHits } from './ops/liveness';
+import { markSilentTerminalsOffline } from './ops/liveness';
+import { pruneRateLimitWindows } from './ratelimit/slidingWindow';
 import { startPoller, type Poller } from './ops/poller';
 import { deliverDue } from './outbox/outbox';
 import { smsChannel } from './sms/channel';
@@ -71,7 +72,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   pollers.push(
     startPoller('liveness', config.sweepIntervalMs, logger, async () => {
       await markSilentTerminalsOffline(sql, logger, config.offlineAfterSeconds);
-      await pruneRateLimitHits(sql);
+      await pruneRateLimitWindows(sql);
       await pruneMerchantRateWindows(sql);
       await pruneIdempotencyKeys(sql);
       return false;
