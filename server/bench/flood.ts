@@ -8,7 +8,7 @@
 import { createStation, createTerminal } from '../src/admin/commands';
 import { bearer, benchDatabase, benchServer, load, paced, pick, SECONDS } from './harness';
 
-const VICTIMS = 300;
+const VICTIMS = 1000;
 
 async function main() {
   const db = await benchDatabase('locker_bench_flood');

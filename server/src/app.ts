@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import type { Services } from './domain/services';
+import { closeUnreadBodies } from './http/body';
 import { correlationId } from './http/correlation';
 import { problemResponses } from './http/errors';
 import { requestLog } from './http/requestLog';
@@ -13,6 +14,7 @@ export function createApp(services: Services): Koa {
   app.silent = true;
   app.use(correlationId);
   app.use(requestLog(services.logger));
+  app.use(closeUnreadBodies);
   app.use(problemResponses());
   app.use(terminalRouter(services).routes());
   app.use(merchantRouter(services).routes());

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
+import { createHttpServer } from './http/nodeServer';
 import { loadConfig, type ServerConfig } from './config';
 import { connect, type Sql } from './db/connect';
 import { ensureEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
@@ -88,13 +89,12 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     nudge: { sms: () => sms.nudge(), webhooks: () => webhooks.nudge() },
     cabinetChanged: (stationId) => noteCommittedVersion(sql, authCache, stationId),
   };
-  const http = createApp(services).listen(config.port, config.host);
+  const http = createHttpServer(createApp(services).callback(), logger);
   await new Promise<void>((resolve, reject) => {
     http.once('listening', resolve);
     http.once('error', reject);
+    http.listen(config.port, config.host);
   });
-  // Kiosks hold connections open between polls; keep them longer than their interval.
-  http.keepAliveTimeout = 65_000;
   const port = (http.address() as AddressInfo).port;
   logger.info({ port, database: embedded ? 'embedded' : 'DATABASE_URL' }, 'server listening');
 
