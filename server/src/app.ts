@@ -3,6 +3,7 @@ import type { Services } from './domain/services';
 import { closeUnreadBodies } from './http/body';
 import { correlationId } from './http/correlation';
 import { problemResponses } from './http/errors';
+import { refuseUnstorablePaths } from './http/paths';
 import { requestLog } from './http/requestLog';
 import { merchantRouter } from './merchant/router';
 import { openApiRouter } from './openapi/router';
@@ -16,6 +17,7 @@ export function createApp(services: Services): Koa {
   app.use(requestLog(services.logger));
   app.use(closeUnreadBodies);
   app.use(problemResponses());
+  app.use(refuseUnstorablePaths);
   app.use(terminalRouter(services).routes());
   app.use(merchantRouter(services).routes());
   app.use(openApiRouter().routes());

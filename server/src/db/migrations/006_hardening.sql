@@ -27,3 +27,6 @@ create trigger terminals_notify_insert after insert on terminals
 create trigger terminals_notify_token after update on terminals
   for each row when (old.token_hash is distinct from new.token_hash)
   execute function notify_terminal_created();
+
+-- An idempotent replay answers the first answer's exact bytes; jsonb would reorder keys.
+alter table idempotency_keys add column response_text text;
