@@ -19,6 +19,7 @@ import { validate } from '../http/validate';
 import { queueSms } from '../sms/channel';
 import { pickupSms } from '../sms/texts';
 import { queueWebhookEvent } from '../webhooks/events';
+import { transaction } from '../db/transaction';
 import { stationOf, type TerminalStation } from './auth';
 import { lockStation, smallestFreeDoor } from './doorAssignment';
 
@@ -73,7 +74,7 @@ async function depositParcel(
 ): Promise<DepositOutcome> {
   const courier = await activeCourier(tx, request.courierNo);
   if (!courier) return { kind: 'courier_not_verified' };
-  await lockStation(tx, station.id);
+  await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
   const [parcel] = await tx<AwaitingDeposit[]>`
     select id, tracking_number, parcel_size, recipient_name, recipient_phone, recipient_language
       from shipments
@@ -120,7 +121,7 @@ export function deposit(services: Services): Middleware {
     const request = validate(DepositRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const outcome = await services.sql.begin((tx) =>
+    const outcome = await transaction(services.sql, (tx) =>
       depositParcel(tx, services, station, request, at),
     );
     switch (outcome.kind) {

@@ -7,6 +7,7 @@ import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
 import { validate } from '../http/validate';
+import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
 import { lockStation } from './doorAssignment';
 
@@ -21,8 +22,8 @@ export function depositUndo({ sql, cabinetChanged }: Services): Middleware {
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     const courier = await requireCourier(sql, request.courierNo);
-    const found = await sql.begin(async (tx) => {
-      await lockStation(tx, station.id);
+    const found = await transaction(sql, async (tx) => {
+      await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
       const [freed] = await tx<{ shipment_id: string }[]>`
         delete from door_occupancy o
          using shipments sh

@@ -12,7 +12,9 @@ import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { queueWebhookEvent } from '../webhooks/events';
+import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
+import { lockStation } from './doorAssignment';
 
 /**
  * Names the door of the parcel whose code was typed; changes nothing. A wrong code, one
@@ -52,7 +54,8 @@ export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middlewar
     const request = validate(DoorConfirmRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const found = await sql.begin(async (tx) => {
+    const found = await transaction(sql, async (tx) => {
+      await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
       const [shipment] = await tx<{ id: string }[]>`
         select id from shipments
          where id = ${request.shipmentId}

@@ -13,7 +13,9 @@ import { readJson } from '../http/body';
 import { problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { queueWebhookEvent } from '../webhooks/events';
+import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
+import { lockStation } from './doorAssignment';
 
 /**
  * Which occupied doors a courier may empty, as of `at`: deposited returns, and deliveries
@@ -56,7 +58,8 @@ export function returnCollected({ sql, cabinetChanged }: Services): Middleware {
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     await requireCourier(sql, request.courierNo);
-    const found = await sql.begin(async (tx) => {
+    const found = await transaction(sql, async (tx) => {
+      await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
       const [taken] = await tx<{ return_id: string | null; shipment_id: string }[]>`
         delete from door_occupancy o
          using shipments sh, stations s
