@@ -9,7 +9,8 @@ import {
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
 import { activeCourier } from '../domain/couriers';
-import { eventTime } from '../domain/occurredAt';
+import { eventTime, noteClockSkew } from '../domain/occurredAt';
+import type { Logger } from '../logger';
 import { firstNameOf } from '../domain/people';
 import { newPickupCode, pickupCodeHash } from '../domain/secrets';
 import type { Services } from '../domain/services';
@@ -71,6 +72,7 @@ async function depositParcel(
   station: TerminalStation,
   request: { courierNo: string; trackingNumber: string },
   at: Date,
+  reporter: { log: Logger; terminalId: string },
 ): Promise<DepositOutcome> {
   const courier = await activeCourier(tx, request.courierNo);
   if (!courier) return { kind: 'courier_not_verified' };
@@ -86,6 +88,12 @@ async function depositParcel(
   const door = await smallestFreeDoor(tx, station.id, parcel.parcel_size);
   if (!door) return { kind: 'cabinet_full', size: parcel.parcel_size };
 
+  await noteClockSkew(tx, reporter.log, {
+    shipmentId: parcel.id,
+    at,
+    terminalId: reporter.terminalId,
+    stationId: station.id,
+  });
   const { code, hash } = await uniquePickupCode(tx, services.config.pickupCodeSecret, station.id);
   await tx`
     update shipments
@@ -122,7 +130,10 @@ export function deposit(services: Services): Middleware {
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     const outcome = await transaction(services.sql, (tx) =>
-      depositParcel(tx, services, station, request, at),
+      depositParcel(tx, services, station, request, at, {
+        log: ctx.state.log,
+        terminalId: ctx.state.terminal.id,
+      }),
     );
     switch (outcome.kind) {
       case 'courier_not_verified':

@@ -2,7 +2,7 @@ import { DepositUndoRequestSchema, type OkResponse } from '@locker/shared';
 import type { Middleware } from 'koa';
 import { requireCourier } from '../domain/couriers';
 import { undoDeposit } from '../domain/depositUndo';
-import { eventTime } from '../domain/occurredAt';
+import { eventTime, noteClockSkew } from '../domain/occurredAt';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
@@ -32,6 +32,12 @@ export function depositUndo({ sql, cabinetChanged }: Services): Middleware {
            and sh.status = 'ready_for_pickup' and sh.deposited_by = ${courier.id}
         returning o.shipment_id`;
       if (!freed) return false;
+      await noteClockSkew(tx, ctx.state.log, {
+        shipmentId: freed.shipment_id,
+        at,
+        terminalId: ctx.state.terminal.id,
+        stationId: station.id,
+      });
       await undoDeposit(tx, freed.shipment_id, { at, reason: 'the courier shut the door empty' });
       return true;
     });

@@ -7,7 +7,7 @@ import {
 import type { Middleware } from 'koa';
 import type { Sql, TransactionSql } from '../db/connect';
 import { requireCourier } from '../domain/couriers';
-import { eventTime } from '../domain/occurredAt';
+import { eventTime, noteClockSkew } from '../domain/occurredAt';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
@@ -67,6 +67,12 @@ export function returnCollected({ sql, cabinetChanged }: Services): Middleware {
            and sh.tracking_number = ${request.trackingNumber} and ${takeable(tx, at)}
         returning o.return_id, o.shipment_id`;
       if (!taken) return false;
+      await noteClockSkew(tx, ctx.state.log, {
+        shipmentId: taken.shipment_id,
+        at,
+        terminalId: ctx.state.terminal.id,
+        stationId: station.id,
+      });
       if (taken.return_id) {
         await tx`update returns set status = 'collected', collected_at = ${at} where id = ${taken.return_id}`;
       }

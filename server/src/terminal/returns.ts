@@ -7,7 +7,7 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
-import { eventTime } from '../domain/occurredAt';
+import { eventTime, noteClockSkew } from '../domain/occurredAt';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
@@ -135,6 +135,12 @@ export function confirmReturnRoute({ sql, cabinetChanged, nudge }: Services): Mi
         await tx`delete from door_occupancy where door_id = ${held.door_id}`;
         return true;
       }
+      await noteClockSkew(tx, ctx.state.log, {
+        shipmentId: held.shipment_id,
+        at,
+        terminalId: ctx.state.terminal.id,
+        stationId: station.id,
+      });
       await tx`update returns set status = 'deposited', deposited_at = ${at} where id = ${held.id}`;
       await tx`update door_occupancy set kind = 'return', since = ${at} where door_id = ${held.door_id}`;
       await tx`
