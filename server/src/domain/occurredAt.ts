@@ -1,4 +1,6 @@
+import type { TransactionSql } from '../db/connect';
 import { ProblemError } from '../http/problem';
+import type { Logger } from '../logger';
 
 const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 // Kiosk clocks drift; a few seconds ahead is still "now", anything more is refused.
@@ -18,4 +20,51 @@ export function eventTime(occurredAt: string | undefined, now = new Date()): Dat
     );
   }
   return at;
+}
+
+// Beyond this, a terminal's clock is wrong rather than a little off: operations hear of it.
+const SKEW_ALERT_MS = 5 * 60 * 1000;
+
+export interface ReportedEvent {
+  shipmentId: string;
+  at: Date;
+  terminalId: string;
+  stationId: string;
+}
+
+/**
+ * A reported time earlier than the parcel's previous event means a kiosk clock is off
+ * (or a report was queued across a clock change). The event is still recorded at the
+ * time reported (the spec keeps `occurred_at` as sent), and tracking lists events in
+ * the order they happened to the parcel, so its history never runs backwards; the skew
+ * is logged with the terminal, and above 5 minutes raises an operator alert (at most one
+ * per terminal an hour). Call inside the transaction, before recording the event.
+ */
+export async function noteClockSkew(
+  tx: TransactionSql,
+  log: Logger,
+  event: ReportedEvent,
+): Promise<void> {
+  const [previous] = await tx<{ at: Date | null }[]>`
+    select max(occurred_at) as at from tracking_events where shipment_id = ${event.shipmentId}`;
+  if (!previous?.at || event.at >= previous.at) return;
+  const behindMs = previous.at.getTime() - event.at.getTime();
+  const fields = {
+    clock_skew_ms: behindMs,
+    terminal_id: event.terminalId,
+    shipment_id: event.shipmentId,
+  };
+  log.warn(fields, "occurred_at is earlier than the parcel's previous event");
+  if (behindMs <= SKEW_ALERT_MS) return;
+  const raised = await tx`
+    insert into alerts (kind, terminal_id, station_id, message)
+    select 'terminal_clock_skew', ${event.terminalId}, ${event.stationId},
+           ${`reported a time ${Math.round(behindMs / 1000)} s before the parcel's previous event; check the terminal's clock`}
+     where not exists (select 1 from alerts where kind = 'terminal_clock_skew'
+                          and terminal_id = ${event.terminalId}
+                          and created_at > now() - interval '1 hour')
+    returning id`;
+  // Operations' monitoring matches `alert: "terminal_clock_skew"`.
+  if (raised.length > 0)
+    log.warn({ alert: 'terminal_clock_skew', ...fields }, 'terminal clock skew');
 }

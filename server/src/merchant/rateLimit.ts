@@ -9,14 +9,33 @@ interface Window {
 }
 
 /**
- * Seconds until the sliding estimate `previous * (60 - elapsed - t) / 60 + current`
- * falls back under `limit`; 0 when it is under already.
+ * The sliding estimate of an attempt `t` seconds from now that counts itself, given the
+ * window now (`current` counts the attempt just judged).
  */
-export function secondsUntilAllowed({ current, previous, elapsed }: Window, limit: number): number {
-  const estimate = (previous * (60 - elapsed)) / 60 + current;
-  if (estimate <= limit) return 0;
-  if (current > limit || previous === 0) return Math.max(1, Math.ceil(60 - elapsed));
-  const wait = 60 - elapsed - ((limit - current) * 60) / previous;
+export function estimateAfter({ current, previous, elapsed }: Window, t: number): number {
+  const at = elapsed + t;
+  if (at < 60) return (previous * (60 - at)) / 60 + current + 1;
+  if (at < 120) return (current * (120 - at)) / 60 + 1;
+  return 1;
+}
+
+/**
+ * Seconds until the sliding estimate `previous * (60 - elapsed) / 60 + current` of an
+ * attempt would be at most `limit` again, counting that attempt itself; 0 when the
+ * attempt just judged was within it. After a burst that is not the end of the minute:
+ * the burst then weighs as the previous minute's count and decays from there.
+ */
+export function secondsUntilAllowed(window: Window, limit: number): number {
+  const { current, previous, elapsed } = window;
+  if ((previous * (60 - elapsed)) / 60 + current <= limit) return 0;
+  let wait: number;
+  if (current + 1 <= limit && previous > 0) {
+    // Later this minute, once enough of the previous minute has slid out.
+    wait = 60 - elapsed - ((limit - current - 1) * 60) / previous;
+  } else {
+    // Next minute, once enough of this minute's attempts have slid out.
+    wait = 60 - elapsed + Math.max(0, 60 - ((limit - 1) * 60) / current);
+  }
   return Math.max(1, Math.ceil(wait));
 }
 

@@ -21,7 +21,8 @@ export function track({ sql }: Services): Middleware {
       select e.status, e.occurred_at, s.code as station_code
         from tracking_events e left join stations s on s.id = e.station_id
        where e.shipment_id = ${shipment.id}
-       order by e.occurred_at, e.id`;
+       -- The order things happened to the parcel; times are as the terminals reported.
+       order by e.id`;
     const body: Tracking = {
       tracking_number: shipment.tracking_number,
       status: shipment.status,

@@ -14,7 +14,8 @@ beforeAll(async () => {
     host: '127.0.0.1',
     databaseUrl: stack.databaseUrl,
     logLevel: 'silent',
-    smsTransport: 'file:/dev/null',
+    // The same SMS file: either instance may deliver the code a test waits for.
+    smsTransport: `file:${stack.smsFile}`,
   });
 });
 afterAll(async () => {

@@ -9,7 +9,8 @@ import {
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
 import { activeCourier } from '../domain/couriers';
-import { eventTime } from '../domain/occurredAt';
+import { eventTime, noteClockSkew } from '../domain/occurredAt';
+import type { Logger } from '../logger';
 import { firstNameOf } from '../domain/people';
 import { newPickupCode, pickupCodeHash } from '../domain/secrets';
 import type { Services } from '../domain/services';
@@ -19,6 +20,7 @@ import { validate } from '../http/validate';
 import { queueSms } from '../sms/channel';
 import { pickupSms } from '../sms/texts';
 import { queueWebhookEvent } from '../webhooks/events';
+import { transaction } from '../db/transaction';
 import { stationOf, type TerminalStation } from './auth';
 import { lockStation, smallestFreeDoor } from './doorAssignment';
 
@@ -70,10 +72,11 @@ async function depositParcel(
   station: TerminalStation,
   request: { courierNo: string; trackingNumber: string },
   at: Date,
+  reporter: { log: Logger; terminalId: string },
 ): Promise<DepositOutcome> {
   const courier = await activeCourier(tx, request.courierNo);
   if (!courier) return { kind: 'courier_not_verified' };
-  await lockStation(tx, station.id);
+  await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
   const [parcel] = await tx<AwaitingDeposit[]>`
     select id, tracking_number, parcel_size, recipient_name, recipient_phone, recipient_language
       from shipments
@@ -85,6 +88,12 @@ async function depositParcel(
   const door = await smallestFreeDoor(tx, station.id, parcel.parcel_size);
   if (!door) return { kind: 'cabinet_full', size: parcel.parcel_size };
 
+  await noteClockSkew(tx, reporter.log, {
+    shipmentId: parcel.id,
+    at,
+    terminalId: reporter.terminalId,
+    stationId: station.id,
+  });
   const { code, hash } = await uniquePickupCode(tx, services.config.pickupCodeSecret, station.id);
   await tx`
     update shipments
@@ -120,8 +129,11 @@ export function deposit(services: Services): Middleware {
     const request = validate(DepositRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const outcome = await services.sql.begin((tx) =>
-      depositParcel(tx, services, station, request, at),
+    const outcome = await transaction(services.sql, (tx) =>
+      depositParcel(tx, services, station, request, at, {
+        log: ctx.state.log,
+        terminalId: ctx.state.terminal.id,
+      }),
     );
     switch (outcome.kind) {
       case 'courier_not_verified':

@@ -2,11 +2,12 @@ import { DepositUndoRequestSchema, type OkResponse } from '@locker/shared';
 import type { Middleware } from 'koa';
 import { requireCourier } from '../domain/couriers';
 import { undoDeposit } from '../domain/depositUndo';
-import { eventTime } from '../domain/occurredAt';
+import { eventTime, noteClockSkew } from '../domain/occurredAt';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
 import { validate } from '../http/validate';
+import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
 import { lockStation } from './doorAssignment';
 
@@ -21,8 +22,8 @@ export function depositUndo({ sql, cabinetChanged }: Services): Middleware {
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     const courier = await requireCourier(sql, request.courierNo);
-    const found = await sql.begin(async (tx) => {
-      await lockStation(tx, station.id);
+    const found = await transaction(sql, async (tx) => {
+      await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
       const [freed] = await tx<{ shipment_id: string }[]>`
         delete from door_occupancy o
          using shipments sh
@@ -31,6 +32,12 @@ export function depositUndo({ sql, cabinetChanged }: Services): Middleware {
            and sh.status = 'ready_for_pickup' and sh.deposited_by = ${courier.id}
         returning o.shipment_id`;
       if (!freed) return false;
+      await noteClockSkew(tx, ctx.state.log, {
+        shipmentId: freed.shipment_id,
+        at,
+        terminalId: ctx.state.terminal.id,
+        stationId: station.id,
+      });
       await undoDeposit(tx, freed.shipment_id, { at, reason: 'the courier shut the door empty' });
       return true;
     });

@@ -29,7 +29,15 @@ export async function smallestFreeDoor(
   return door;
 }
 
-/** Takes the station's row lock for the rest of the transaction. */
+/**
+ * Takes the station's row lock for the rest of the transaction. THE LOCK ORDER of every
+ * terminal path that changes a parcel or a door: the station row first, then the
+ * shipment, return, door and occupancy rows. Changing a door's contents bumps the
+ * station's cabinet version (a trigger), i.e. locks the station row; a path that locked
+ * a shipment first and the station second would deadlock with one that did the reverse.
+ * `for no key update` is the lock that trigger's update takes: it does not block
+ * merchants registering shipments for the station (their foreign key takes key share).
+ */
 export async function lockStation(tx: TransactionSql, stationId: string): Promise<void> {
-  await tx`select 1 from stations where id = ${stationId} for update`;
+  await tx`select 1 from stations where id = ${stationId} for no key update`;
 }

@@ -6,6 +6,7 @@ import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
 import { validate } from '../http/validate';
+import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
 import { lockStation } from './doorAssignment';
 
@@ -18,7 +19,7 @@ async function takeOutOfService(
   stationId: string,
   position: number,
 ): Promise<boolean> {
-  await lockStation(tx, stationId);
+  await lockStation(tx, stationId); // the lock order: station first (doorAssignment.ts)
   const [door] = await tx<{ id: string }[]>`
     update doors set out_of_service = true
      where station_id = ${stationId} and position = ${position}
@@ -46,7 +47,7 @@ export function doorFault({ sql, cabinetChanged, logger }: Services): Middleware
   return async (ctx) => {
     const { position } = validate(DoorFaultRequestSchema, await readJson(ctx));
     const station = stationOf(ctx.state.terminal);
-    const found = await sql.begin(async (tx) => {
+    const found = await transaction(sql, async (tx) => {
       const done = await takeOutOfService(tx, station.id, position);
       if (done) {
         await tx`

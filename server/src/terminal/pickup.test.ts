@@ -187,8 +187,9 @@ describe('POST /door/confirm', () => {
     const scene = await stack.scene('1:S,2:S', { freeStorageHours: 24 });
     const onTime = await scene.deposit();
     const late = await scene.deposit();
-    // Both deposited 30 h ago; one collected 20 h ago (inside 24 h), one just now (late).
-    await stack.sql`update shipments set deposited_at = now() - interval '30 hours' where id in ${stack.sql([onTime.shipment.id, late.shipment.id])}`;
+    // Both booked 40 h and deposited 30 h ago; one collected 20 h ago (inside 24 h), one
+    // just now (late).
+    await stack.sql`update shipments set created_at = now() - interval '40 hours', deposited_at = now() - interval '30 hours' where id in ${stack.sql([onTime.shipment.id, late.shipment.id])}`;
     const at = iso(20 * HOUR);
     await scene.terminal.api.post('/terminal/v1/door/confirm', {
       shipmentId: onTime.shipment.id,

@@ -6,13 +6,15 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { Services } from '../domain/services';
-import { eventTime } from '../domain/occurredAt';
+import { eventTime, noteClockSkew } from '../domain/occurredAt';
 import { pickupCodeHash } from '../domain/secrets';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { queueWebhookEvent } from '../webhooks/events';
+import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
+import { lockStation } from './doorAssignment';
 
 /**
  * Names the door of the parcel whose code was typed; changes nothing. A wrong code, one
@@ -52,7 +54,8 @@ export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middlewar
     const request = validate(DoorConfirmRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const found = await sql.begin(async (tx) => {
+    const found = await transaction(sql, async (tx) => {
+      await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
       const [shipment] = await tx<{ id: string }[]>`
         select id from shipments
          where id = ${request.shipmentId}
@@ -60,10 +63,18 @@ export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middlewar
            and status = 'ready_for_pickup'
          for update`;
       if (!shipment || !request.collected) return Boolean(shipment);
+      await noteClockSkew(tx, ctx.state.log, {
+        shipmentId: shipment.id,
+        at,
+        terminalId: ctx.state.terminal.id,
+        stationId: station.id,
+      });
+      // Free storage runs from the deposit, never from before the booking, and a
+      // collection reported before either is not late: no negative time is counted.
       await tx`
         update shipments
            set status = 'collected', status_at = ${at}, collected_at = ${at},
-               collected_late = ${at} > deposited_at + make_interval(hours => ${station.freeStorageHours}),
+               collected_late = ${at} > greatest(deposited_at, created_at) + make_interval(hours => ${station.freeStorageHours}),
                pickup_code_hash = null, updated_at = now()
          where id = ${shipment.id}`;
       await tx`delete from door_occupancy where shipment_id = ${shipment.id}`;

@@ -18,12 +18,7 @@ const BRUTE_FORCE: AlarmPolicy = { hitMinutes: 3, ofLastMinutes: 5 };
  * included, and the window is shared by every server instance. Sustained refusals raise
  * one operator alert per episode (`alerts` row, log line `"alert":"<bucket>_brute_force"`).
  */
-export function rateLimit(
-  sql: Sql,
-  logger: Logger,
-  bucket: TerminalBucket,
-  perMinute: number,
-): Middleware {
+export function rateLimit(sql: Sql, bucket: TerminalBucket, perMinute: number): Middleware {
   return async (ctx, next) => {
     const terminal = ctx.state.terminal;
     const judged = await recordAttempt(sql, terminal.id, bucket, {
@@ -33,7 +28,7 @@ export function rateLimit(
     if (!judged.allowed) {
       if (judged.lastLimitedMinute !== judged.minute) {
         const raise = await noteLimitHit(sql, terminal.id, bucket, judged.minute, BRUTE_FORCE);
-        if (raise) await raiseAlarm(sql, logger, terminal.id, terminal.station?.id, bucket);
+        if (raise) await raiseAlarm(sql, ctx.state.log, terminal.id, terminal.station?.id, bucket);
       }
       throw problem.rateLimited(judged.retryAfterSeconds);
     }

@@ -7,13 +7,15 @@ import {
 import type { Middleware } from 'koa';
 import type { Sql, TransactionSql } from '../db/connect';
 import { requireCourier } from '../domain/couriers';
-import { eventTime } from '../domain/occurredAt';
+import { eventTime, noteClockSkew } from '../domain/occurredAt';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { queueWebhookEvent } from '../webhooks/events';
+import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
+import { lockStation } from './doorAssignment';
 
 /**
  * Which occupied doors a courier may empty, as of `at`: deposited returns, and deliveries
@@ -56,7 +58,8 @@ export function returnCollected({ sql, cabinetChanged }: Services): Middleware {
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     await requireCourier(sql, request.courierNo);
-    const found = await sql.begin(async (tx) => {
+    const found = await transaction(sql, async (tx) => {
+      await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
       const [taken] = await tx<{ return_id: string | null; shipment_id: string }[]>`
         delete from door_occupancy o
          using shipments sh, stations s
@@ -64,6 +67,12 @@ export function returnCollected({ sql, cabinetChanged }: Services): Middleware {
            and sh.tracking_number = ${request.trackingNumber} and ${takeable(tx, at)}
         returning o.return_id, o.shipment_id`;
       if (!taken) return false;
+      await noteClockSkew(tx, ctx.state.log, {
+        shipmentId: taken.shipment_id,
+        at,
+        terminalId: ctx.state.terminal.id,
+        stationId: station.id,
+      });
       if (taken.return_id) {
         await tx`update returns set status = 'collected', collected_at = ${at} where id = ${taken.return_id}`;
       }

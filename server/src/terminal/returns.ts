@@ -7,12 +7,13 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
-import { eventTime } from '../domain/occurredAt';
+import { eventTime, noteClockSkew } from '../domain/occurredAt';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { queueWebhookEvent } from '../webhooks/events';
+import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
 import { lockStation, smallestFreeDoor } from './doorAssignment';
 
@@ -50,7 +51,7 @@ async function startReturn(
   stationId: string,
   trackingNumber: string,
 ): Promise<ReturnOutcome> {
-  await lockStation(tx, stationId);
+  await lockStation(tx, stationId); // the lock order: station first (doorAssignment.ts)
   const [candidate] = await tx<ReturnCandidate[]>`
     select sh.id as shipment_id, sh.tracking_number, sh.parcel_size, sh.status,
            sh.collected_at > now() - make_interval(days => org.return_window_days) as within_window,
@@ -85,7 +86,7 @@ export function startReturnRoute({ sql, cabinetChanged }: Services): Middleware 
   return async (ctx) => {
     const { trackingNumber } = validate(ReturnRequestSchema, await readJson(ctx));
     const station = stationOf(ctx.state.terminal);
-    const outcome = await sql.begin((tx) => startReturn(tx, station.id, trackingNumber));
+    const outcome = await transaction(sql, (tx) => startReturn(tx, station.id, trackingNumber));
     switch (outcome.kind) {
       case 'not_found':
         throw problem.notFound(
@@ -121,7 +122,8 @@ export function confirmReturnRoute({ sql, cabinetChanged, nudge }: Services): Mi
     const request = validate(ReturnConfirmRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const found = await sql.begin(async (tx) => {
+    const found = await transaction(sql, async (tx) => {
+      await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
       const [held] = await tx<{ id: string; shipment_id: string; door_id: string }[]>`
         select r.id, r.shipment_id, o.door_id
           from returns r
@@ -133,6 +135,12 @@ export function confirmReturnRoute({ sql, cabinetChanged, nudge }: Services): Mi
         await tx`delete from door_occupancy where door_id = ${held.door_id}`;
         return true;
       }
+      await noteClockSkew(tx, ctx.state.log, {
+        shipmentId: held.shipment_id,
+        at,
+        terminalId: ctx.state.terminal.id,
+        stationId: station.id,
+      });
       await tx`update returns set status = 'deposited', deposited_at = ${at} where id = ${held.id}`;
       await tx`update door_occupancy set kind = 'return', since = ${at} where door_id = ${held.door_id}`;
       await tx`

@@ -22,19 +22,19 @@ export const COURIER_LIMIT = 10;
 
 /** Part A of the interface: each route reads authenticate, (limit), handle. */
 export function terminalRouter(services: Services): Router {
-  const { sql, authCache, logger } = services;
+  const { sql, authCache } = services;
   const online = authenticateTerminal(sql, authCache);
   const router = new Router({ prefix: '/terminal/v1' });
   router.get('/cabinet', online, cabinet(sql));
-  router.post('/pickup', online, rateLimit(sql, logger, 'pickup', PICKUP_LIMIT), pickup(services));
+  router.post('/pickup', online, rateLimit(sql, 'pickup', PICKUP_LIMIT), pickup(services));
   router.post('/door/confirm', online, doorConfirm(services));
-  const courierLimit = rateLimit(sql, logger, 'courier', COURIER_LIMIT);
+  const courierLimit = rateLimit(sql, 'courier', COURIER_LIMIT);
   router.post('/courier/verify', online, courierLimit, courierVerify(services));
   router.post('/deposit', online, deposit(services));
   router.post(
     '/return',
     online,
-    rateLimit(sql, logger, 'return', RETURN_LIMIT),
+    rateLimit(sql, 'return', RETURN_LIMIT),
     startReturnRoute(services),
   );
   router.post('/return/confirm', online, confirmReturnRoute(services));
