@@ -96,7 +96,7 @@ try {
   };
   process.stdout.write(banner(places, demo) + '\n');
   if (kiosk && process.argv.includes('--kiosk-window')) launchChromium(kiosk.host.url);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
       const stopping = kiosk ? [kiosk.host.close(), kiosk.core.stop()] : [];
       Promise.all(stopping)
