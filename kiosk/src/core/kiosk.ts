@@ -55,7 +55,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
   }
 
   static async start(config: KioskConfig, log: KioskLog = consoleLog): Promise<KioskCore> {
-    const hardware = await connectCabinet(config);
+    const hardware = await connectCabinet(config, log);
     const core = new KioskCore(config, hardware, openKioskDatabase(config.dataDir), log);
     core.update({ pendingConfirms: core.queue.pending(), stuckConfirms: core.queue.stuck() });
     core.every(config.heartbeatIntervalSeconds * 1000, () => core.heartbeat());
