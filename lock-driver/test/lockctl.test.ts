@@ -317,3 +317,66 @@ describe('lockctl usage', () => {
     expect(readFileSync(file, 'utf8')).toContain('"17"');
   });
 });
+
+describe('lockctl map (commissioning)', () => {
+  it('opens each lock, takes the number the technician reads on the door, and writes the cabinet file', async () => {
+    // The cabinet as built: locks 1 and 2 drive each other's doors, lock 3 has no door.
+    const wiredTo: Record<number, string> = { 1: '2', 2: '1', 3: '' };
+    const own = await simulator('--boards', '1', '--tcp', '0', '--auto-close', '100');
+    const cabinet = path.join(mkdtempSync(path.join(tmpdir(), 'map-')), 'cabinet.json');
+    try {
+      const tcp = own.where.replace('tcp://', '');
+      const map = spawn(
+        process.execPath,
+        [BIN, 'map', '--tcp', tcp, '--boards', '1', '--cabinet', cabinet, '--columns', '4'],
+        {
+          stdio: ['pipe', 'pipe', 'pipe'],
+        },
+      );
+      let asked = '';
+      const prompts: string[] = [];
+      map.stderr.on('data', (c: Buffer) => {
+        asked += c.toString();
+        // Answer each prompt as it appears, as a person reading the door would.
+        for (const m of asked.matchAll(/board 0 lock (\d+) pulsed \(([^)]*)\)[^:]*:/g)) {
+          if (prompts.length >= Number(m[1])) continue;
+          prompts.push(m[2]!);
+          const lock = Number(m[1]);
+          map.stdin.write(`${wiredTo[lock] ?? String(lock)}\n`);
+        }
+      });
+      const code = await new Promise<number | null>((resolve) => map.on('exit', resolve));
+      expect(code).toBe(0);
+      expect(prompts).toHaveLength(16);
+      expect(prompts.every((p) => p === 'a door opened')).toBe(true);
+      const written = JSON.parse(readFileSync(cabinet, 'utf8'));
+      expect(written.positionOverrides).toEqual({
+        1: { board: 0, lock: 1 },
+        2: { board: 0, lock: 0 },
+        3: null,
+      });
+      expect(written.layout.columns[0]).toEqual([1, 2, 4, 5]);
+      // lockctl and the kiosk now open door 1 on lock 2.
+      const open = await lockctl(
+        'open',
+        '--tcp',
+        tcp,
+        '--cabinet',
+        cabinet,
+        '--position',
+        '1',
+        '--json',
+      );
+      expect(JSON.parse(open.stdout)).toMatchObject({ ok: true, outcome: 'opened' });
+      const status = await lockctl('status', '--tcp', tcp, '--cabinet', cabinet, '--json');
+      expect(
+        JSON.parse(status.stdout).doors.map((d: { position: number }) => d.position),
+      ).not.toContain(3);
+      const three = await lockctl('open', '--tcp', tcp, '--cabinet', cabinet, '--position', '3');
+      expect(three.code).toBe(2);
+      expect(three.stderr).toMatch(/door 3 is not in this cabinet \(doors 1-2, 4-16\)/);
+    } finally {
+      own.child.kill();
+    }
+  });
+});
