@@ -67,7 +67,14 @@ async function startKiosk(serverUrl: string, demo: Demo, port: number, logger: L
   writeKioskConfig(file, {
     serverUrl,
     deviceToken: demo.terminalToken,
-    lock: { kind: 'simulator', boards: 1, autoCloseMs: 6000, demo: true },
+    lock: {
+      kind: 'simulator',
+      boards: 1,
+      autoCloseMs: 6000,
+      demo: true,
+      // The doors' contents survive a restart, so the cabinet agrees with the database.
+      stateFile: './cabinet-state.json',
+    },
     dataDir: './data',
   });
   const log = logger.child({ component: 'kiosk' });

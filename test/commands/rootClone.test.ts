@@ -73,8 +73,8 @@ afterAll(() => {
 
 describe('a fresh clone in a private folder of the home directory', () => {
   it(
-    'runs pnpm start: the kiosk and the server answer, the banner comes last',
-    { timeout: 240_000 },
+    'runs pnpm start: kiosk and server answer, banner last, the cabinet kept across a restart',
+    { timeout: 360_000 },
     async () => {
       expect(readmeCommands()).toContain('pnpm start');
       const ports = {
@@ -85,31 +85,81 @@ describe('a fresh clone in a private folder of the home directory', () => {
       const env = personEnv(
         Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
       );
-      const start = background('pnpm start', env);
-      try {
+      const server = `http://127.0.0.1:${ports.PORT}`;
+      const kiosk = `http://127.0.0.1:${ports.KIOSK_PORT}`;
+      const bridge = async (method: string, args: unknown[] = []) =>
+        (await (
+          await fetch(`${kiosk}/bridge/${method}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(args),
+          })
+        ).json());
+
+      const up = async () => {
+        const start = background('pnpm start', env);
         await waitFor(() => start.output.text.includes('Stop with Ctrl+C'), 200_000).catch(() => {
           throw new Error(`pnpm start did not come up:\n${start.output.text}`);
         });
         const text = start.output.text;
         expect(text).not.toMatch(/^\s+at /m);
-        expect(text).toContain(
-          `http://127.0.0.1:${ports.KIOSK_PORT}/?lang=en   (port ${ports.KIOSK_PORT}, KIOSK_PORT`,
-        );
+        expect(text).toContain(`${kiosk}/?lang=en   (port ${ports.KIOSK_PORT}, KIOSK_PORT`);
         expect(text).toContain(`http://localhost:${ports.PORT}   (port ${ports.PORT}, PORT`);
         // The banner is the last thing printed once everything is up.
         expect(text.trimEnd().endsWith('kept in .data for next time.')).toBe(true);
-        const kiosk = await fetch(`http://127.0.0.1:${ports.KIOSK_PORT}/?lang=en`);
-        expect(kiosk.status).toBe(200);
-        expect(await kiosk.text()).toMatch(/<div id="root"><\/div>/);
-        const apiKey = /Merchant API key +(sk_\S+)/.exec(text)?.[1];
-        const tracked = await fetch(`http://127.0.0.1:${ports.PORT}/api/v1/shipments`, {
-          headers: { authorization: `Bearer ${apiKey}` },
-        });
-        expect(tracked.status).toBe(200);
+        const apiKey = /Merchant API key +(sk_\S+)/.exec(text)![1]!;
+        const stationId = /Demo station +\S+ \(id ([0-9a-f-]{36})\)/.exec(text)![1]!;
+        return { start, apiKey, stationId };
+      };
+
+      const first = await up();
+      let door: number;
+      try {
+        const page = await fetch(`${kiosk}/?lang=en`);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toMatch(/<div id="root"><\/div>/);
+        const merchant = { authorization: `Bearer ${first.apiKey}` };
+        const booked = (await (
+          await fetch(`${server}/api/v1/shipments`, {
+            method: 'POST',
+            headers: { ...merchant, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              destination_station_id: first.stationId,
+              parcel_size: 'S',
+              recipient_name: 'Drita Gashi',
+              recipient_phone: '+38344123456',
+              recipient_language: 'sq',
+            }),
+          })
+        ).json()) as { id: string; tracking_number: string };
+        // The courier's deposit on the kiosk; the simulated courier shuts the door 6 s later.
+        const opened = await bridge('deposit', ['1001', booked.tracking_number]);
+        door = opened.door as number;
+        expect(door, JSON.stringify(opened)).toBeGreaterThan(0);
+        await waitFor(async () => {
+          const shipment = (await (
+            await fetch(`${server}/api/v1/shipments/${booked.id}`, { headers: merchant })
+          ).json()) as { status: string };
+          return shipment.status === 'ready_for_pickup';
+        }, 60_000);
       } finally {
-        await start.stop();
+        await first.start.stop();
       }
-      await expect(fetch(`http://127.0.0.1:${ports.PORT}/openapi.json`)).rejects.toThrow();
+      await expect(fetch(`${server}/openapi.json`)).rejects.toThrow();
+
+      // Started again: the same demo, and the parcel still inside its door.
+      const second = await up();
+      try {
+        expect(second.apiKey).toBe(first.apiKey);
+        const sensors = await bridge('readSensors');
+        expect(sensors.doors.find((d: { position: number }) => d.position === door)).toEqual({
+          position: door,
+          closed: true,
+          itemPresent: true,
+        });
+      } finally {
+        await second.start.stop();
+      }
     },
   );
 
