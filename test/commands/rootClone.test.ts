@@ -88,13 +88,13 @@ describe('a fresh clone in a private folder of the home directory', () => {
       const server = `http://127.0.0.1:${ports.PORT}`;
       const kiosk = `http://127.0.0.1:${ports.KIOSK_PORT}`;
       const bridge = async (method: string, args: unknown[] = []) =>
-        (await (
+        await (
           await fetch(`${kiosk}/bridge/${method}`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify(args),
           })
-        ).json());
+        ).json();
 
       const up = async () => {
         const start = background('pnpm start', env);
@@ -136,12 +136,16 @@ describe('a fresh clone in a private folder of the home directory', () => {
         const opened = await bridge('deposit', ['1001', booked.tracking_number]);
         door = opened.door as number;
         expect(door, JSON.stringify(opened)).toBeGreaterThan(0);
+        // Shut by the simulated courier 6 s after opening, with the parcel inside.
         await waitFor(async () => {
-          const shipment = (await (
-            await fetch(`${server}/api/v1/shipments/${booked.id}`, { headers: merchant })
-          ).json()) as { status: string };
-          return shipment.status === 'ready_for_pickup';
+          const sensors = await bridge('readSensors');
+          const seen = sensors.doors?.find((d: { position: number }) => d.position === door);
+          return seen?.closed === true && seen.itemPresent === true;
         }, 60_000);
+        const shipment = (await (
+          await fetch(`${server}/api/v1/shipments/${booked.id}`, { headers: merchant })
+        ).json()) as { status: string };
+        expect(shipment.status).toBe('ready_for_pickup');
       } finally {
         await first.start.stop();
       }
