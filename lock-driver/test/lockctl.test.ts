@@ -388,7 +388,7 @@ describe('lockctl map (commissioning)', () => {
   it('opens each lock, takes the number the technician reads on the door, and writes the cabinet file', async () => {
     // The cabinet as built: locks 1 and 2 drive each other's doors, lock 3 has no door.
     const wiredTo: Record<number, string> = { 1: '2', 2: '1', 3: '' };
-    const own = await simulator('--boards', '1', '--tcp', '0', '--auto-close', '100');
+    const own = await simulator('--boards', '1', '--tcp', '0', '--auto-close', '1000');
     const cabinet = path.join(mkdtempSync(path.join(tmpdir(), 'map-')), 'cabinet.json');
     try {
       const tcp = own.where.replace('tcp://', '');
