@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import net from 'node:net';
+import { promisify } from 'node:util';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -162,5 +164,27 @@ describe('boots in any order', () => {
     expect(
       await until(async () => ((await board.open(2)).outcome === 'opened' ? true : undefined)),
     ).toBe(true);
+  });
+
+  it('keeps TCP keepalive on the gateway connection, so a silently dead gateway is noticed', async () => {
+    const cabinet = new SimulatedCabinet({ boards: 1 });
+    const gateway = await serveTcp(cabinet);
+    const board = await LockBoard.connect({
+      transport: tcpTransport({ host: '127.0.0.1', port: gateway.port }),
+      cabinet: defaultCabinet(1),
+      replyTimeoutMs: 1000,
+    });
+    cleanups.push(
+      () => gateway.close(),
+      () => cabinet.stop(),
+      () => board.close(),
+    );
+    expect((await board.readDoors()).doors).toHaveLength(16);
+    // The kernel's view of our socket to the gateway: a keepalive timer runs on it.
+    const { stdout } = await promisify(execFile)('ss', ['-tno', 'state', 'established']);
+    const toGateway = stdout
+      .split('\n')
+      .filter((l) => new RegExp(`127\\.0\\.0\\.1:${gateway.port}\\s`).test(l + ' '));
+    expect(toGateway.some((l) => l.includes('timer:(keepalive'))).toBe(true);
   });
 });

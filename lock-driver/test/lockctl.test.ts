@@ -246,6 +246,72 @@ describe('lockctl on a faulty cabinet behind a TCP gateway', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ outcome: 'already_open', pulses: 0 });
   });
 
+  it('exits 1 for a cycle with failures and for a door left open, listing them', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'cab-')), 'cabinet.json');
+    const absent = Object.fromEntries(
+      [...Array(48).keys()]
+        .map((i) => i + 1)
+        .filter((p) => p !== 5 && p !== 6)
+        .map((p) => [p, null]),
+    );
+    writeFileSync(file, JSON.stringify({ boards: [0, 1, 2], positionOverrides: absent }));
+    const cycle = await lockctl('cycle', '--tcp', gateway, '--cabinet', file, '--wait', '1');
+    expect(cycle.code).toBe(1);
+    expect(cycle.stdout).toMatch(/door 5: DID NOT OPEN {2}<- FAILED/);
+    expect(cycle.stdout).toMatch(/door 6: opened, LEFT OPEN {2}<- FAILED/);
+    expect(cycle.stdout.trim().split('\n').at(-1)).toBe('FAILED: 2 of 2 doors (5, 6)');
+    const left = await lockctl(
+      'open',
+      '--tcp',
+      gateway,
+      '--position',
+      '7',
+      '--wait',
+      '1',
+      '--json',
+    );
+    expect(left.code).toBe(1);
+    expect(JSON.parse(left.stdout)).toMatchObject({
+      ok: false,
+      outcome: 'opened',
+      afterOpen: 'left_open',
+    });
+  });
+
+  it('monitor marks noise and bad checksums on a noisy line', async () => {
+    const noisy = await simulator('--boards', '1', '--tcp', '0', '--noise');
+    try {
+      const monitor = spawn(
+        process.execPath,
+        [
+          BIN,
+          'monitor',
+          '--tcp',
+          noisy.where.replace('tcp://', ''),
+          '--boards',
+          '1',
+          '--interval',
+          '20',
+          '--json',
+        ],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      const marked = await new Promise<{ note: string; frame: string }>((resolve) => {
+        let out = '';
+        monitor.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const line = out.split('\n').find((l) => l.includes('"note"'));
+          if (line) resolve(JSON.parse(line));
+        });
+      });
+      monitor.kill();
+      expect(marked.note).toMatch(/^(noise \(not a frame\)|BAD CHECKSUM \(frame dropped\))$/);
+      expect(marked.frame).toMatch(/^[0-9A-F]{2}( [0-9A-F]{2})*$/);
+    } finally {
+      noisy.child.kill();
+    }
+  });
+
   it('explains that a gateway’s baud is the gateway’s own setting', async () => {
     const probe = await lockctl('probe', '--tcp', gateway);
     expect(probe.stdout).toMatch(/baud rate is a setting of the gateway/);
@@ -322,7 +388,7 @@ describe('lockctl map (commissioning)', () => {
   it('opens each lock, takes the number the technician reads on the door, and writes the cabinet file', async () => {
     // The cabinet as built: locks 1 and 2 drive each other's doors, lock 3 has no door.
     const wiredTo: Record<number, string> = { 1: '2', 2: '1', 3: '' };
-    const own = await simulator('--boards', '1', '--tcp', '0', '--auto-close', '100');
+    const own = await simulator('--boards', '1', '--tcp', '0', '--auto-close', '1000');
     const cabinet = path.join(mkdtempSync(path.join(tmpdir(), 'map-')), 'cabinet.json');
     try {
       const tcp = own.where.replace('tcp://', '');

@@ -293,7 +293,7 @@ describe.concurrent('README commands, run as printed', () => {
     expect(run.stdout + run.stderr).not.toMatch(/^\s+at /m);
   });
 
-  it('pnpm lockctl: help, ports, and a sentence for a serial port that is not there', async () => {
+  it('pnpm lockctl: help, ports, and a sentence for a serial port or cabinet file not there', async () => {
     const help = sh(printed(/^pnpm lockctl --help$/)[0]!);
     const ports = sh(printed(/^pnpm lockctl ports$/)[0]!);
     const serial = printed(/--port \/dev\/ttyUSB0/);
@@ -304,8 +304,11 @@ describe.concurrent('README commands, run as printed', () => {
     expect((await ports).code).toBe(0);
     runs.forEach((run, i) => {
       expect(run.code, serial[i]).not.toBe(0);
+      // Here neither the adapter nor a cabinet file is there: a sentence for whichever it meets first.
       expect(run.stdout + run.stderr, serial[i]).toMatch(
-        /\/dev\/ttyUSB0 does not exist: is the USB adapter plugged in\?/,
+        serial[i]!.includes('--cabinet cabinet.json')
+          ? /cabinet file cabinet\.json not found|\/dev\/ttyUSB0 does not exist/
+          : /\/dev\/ttyUSB0 does not exist: is the USB adapter plugged in\?/,
       );
       expect(run.stdout + run.stderr, serial[i]).not.toMatch(/^\s+at /m);
     });
