@@ -67,7 +67,14 @@ async function startKiosk(serverUrl: string, demo: Demo, port: number, logger: L
   writeKioskConfig(file, {
     serverUrl,
     deviceToken: demo.terminalToken,
-    lock: { kind: 'simulator', boards: 1, autoCloseMs: 6000, demo: true },
+    lock: {
+      kind: 'simulator',
+      boards: 1,
+      autoCloseMs: 6000,
+      demo: true,
+      // The doors' contents survive a restart, so the cabinet agrees with the database.
+      stateFile: './cabinet-state.json',
+    },
     dataDir: './data',
   });
   const log = logger.child({ component: 'kiosk' });
@@ -96,7 +103,7 @@ try {
   };
   process.stdout.write(banner(places, demo) + '\n');
   if (kiosk && process.argv.includes('--kiosk-window')) launchChromium(kiosk.host.url);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
       const stopping = kiosk ? [kiosk.host.close(), kiosk.core.stop()] : [];
       Promise.all(stopping)

@@ -33,12 +33,13 @@ export function mockBoard(
   const heard = { noiseBytes: 0 };
   return { cabinet, written, path, heard, transport: transportAt(19200), transportAt };
 
-  function feed(binding: MockPort, bytes: Buffer): void {
+  function feed(port: { isOpen: boolean }, binding: MockPort, bytes: Buffer): void {
     for (let at = 0; at < bytes.length;) {
       const size = 1 + Math.floor(Math.random() * 4);
       const piece = bytes.subarray(at, at + size);
       at += size;
-      setImmediate(() => binding.emitData(piece));
+      // The test may have closed the port meanwhile: a board talks to no one then.
+      setImmediate(() => port.isOpen && binding.emitData(piece));
     }
   }
 
@@ -59,11 +60,11 @@ export function mockBoard(
             if (options.silent) continue;
             const reply = Buffer.concat(cabinet.handle(request));
             if (options.boardBaud === undefined || options.boardBaud === baudRate) {
-              feed(binding, reply);
+              feed(port, binding, reply);
             } else if (options.wrongBaud === 'noise' && reply.length > 0) {
               const noise = garbled(reply);
               heard.noiseBytes += noise.length;
-              feed(binding, noise);
+              feed(port, binding, noise);
             }
           }
         };

