@@ -33,10 +33,11 @@ function recordingCore() {
   return { core: core as unknown as KioskApi & EventEmitter, calls };
 }
 
-const electron = vi.hoisted(() => ({
-  exposed: {},
-  invoked: [] as { channel: string; args: unknown[] }[],
-}));
+const electron = vi.hoisted(() => {
+  const exposed: Record<string, unknown> = {};
+  const invoked: { channel: string; args: unknown[] }[] = [];
+  return { exposed, invoked };
+});
 vi.mock('electron', () => ({
   contextBridge: {
     exposeInMainWorld: (name: string, api: unknown) => (electron.exposed[name] = api),
