@@ -42,7 +42,7 @@ beforeAll(async () => {
   cabinet = new SimulatedCabinet({ boards: 1 });
   gateway = await serveTcp(cabinet);
   const configFile = writeTestKioskConfig(station.stack.url, station.scene.terminal.token, {
-    lock: { kind: 'tcp', host: '127.0.0.1', port: gateway.port },
+    lock: { kind: 'tcp', host: '127.0.0.1', port: gateway.port, boards: 1 },
   });
   app = await _electron.launch({
     executablePath,

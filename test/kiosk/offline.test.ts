@@ -106,7 +106,7 @@ describe('a kiosk that loses the service', () => {
     const cabinet = new SimulatedCabinet({ boards: 1 });
     const gateway = await serveTcp(cabinet);
     const config = writeTestKioskConfig(stack.url, scene.terminal.token, {
-      lock: { kind: 'tcp', host: '127.0.0.1', port: gateway.port },
+      lock: { kind: 'tcp', host: '127.0.0.1', port: gateway.port, boards: 1 },
     });
     const dataDir = path.join(path.dirname(config), 'data');
     const children: ChildProcess[] = [];

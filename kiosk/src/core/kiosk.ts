@@ -144,10 +144,17 @@ export class KioskCore extends EventEmitter implements KioskApi {
 
   /** Unlocks and watches; a door that never opens is reported and taken out of service. */
   private async openDoor(kind: SessionKind, door: number): Promise<boolean> {
-    const { outcome } = await this.hardware.board.open(door);
-    if (outcome === 'opened') {
+    const outcome = await this.hardware.board.open(door).then(
+      (r) => r.outcome,
+      () => 'disconnected' as const,
+    );
+    if (outcome === 'opened' || outcome === 'already_open') {
       this.session({ kind, door, phase: 'open' });
       return true;
+    }
+    if (outcome !== 'did_not_open') {
+      this.log.warn('door controller did not answer', { alert: 'controller', door, outcome });
+      return false;
     }
     this.log.warn('door did not open', { alert: 'door_jammed', door });
     const reported = await this.client.reportDoorFault(door);
@@ -284,8 +291,16 @@ export class KioskCore extends EventEmitter implements KioskApi {
 
   async readSensors(): Promise<SensorReading> {
     try {
-      const doors = await this.hardware.board.status();
-      return { kind: 'sensors', doors: doors.map((d) => ({ ...d, known: true as const })) };
+      const { doors } = await this.hardware.board.readDoors();
+      if (!doors.some((d) => d.known)) return { kind: 'board_unreachable' };
+      return {
+        kind: 'sensors',
+        doors: doors.map((d) =>
+          d.known
+            ? { position: d.position, known: true, closed: d.closed, itemPresent: d.itemPresent }
+            : { position: d.position, known: false },
+        ),
+      };
     } catch (error) {
       this.log.warn('door controller unreachable', { error: String(error) });
       return { kind: 'board_unreachable' };
