@@ -130,6 +130,29 @@ describe('a door that fails', () => {
     expect(await shipmentStatus(shipment.id)).toBe('collected');
   });
 
+  it('a controller silent after the pulse: unknown, watched until it answers, never pulsed again', async () => {
+    k = await kioskScene('1:S');
+    const { code, shipment } = await k.scene.deposit();
+    k.cabinet.setItem(1, true);
+    let pulses = 0;
+    k.cabinet.on('unlock', () => {
+      pulses++;
+      k!.cabinet.setResponsive(0, false); // the board goes quiet the moment it pulses
+    });
+    expect(await k.core.pickup(code)).toEqual({ kind: 'door_unknown', door: 1 });
+    expect((await state()).session).toMatchObject({ phase: 'unknown', active: true });
+    // The customer took the parcel and shut the door; then the board answers again.
+    k.cabinet.closeDoor(1, false);
+    k.cabinet.setResponsive(0, true);
+    expect((await phase('reported')).session).toMatchObject({
+      itemPresent: false,
+      asExpected: true,
+    });
+    expect(pulses).toBe(1);
+    await drained();
+    expect(await shipmentStatus(shipment.id)).toBe('collected');
+  });
+
   it('a watcher that throws ends the session, logged, and the kiosk goes on', async () => {
     k = await kioskScene('1:S');
     const { code } = await k.scene.deposit();
