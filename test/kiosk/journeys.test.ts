@@ -116,7 +116,8 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
           : /Too many attempts\. Please wait \d+ s\./;
       await expect.poll(() => page.getByRole('alert').textContent()).toMatch(expected);
     }
-  });
+    // 88 key presses in Chromium: on a loaded 2-core machine that alone can take 30 s.
+  }, 90_000);
 
   it('names the size needed when the cabinet is full', async () => {
     const { k, page } = await open('1:S');
