@@ -89,7 +89,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
     const { log, close } = options.log
       ? { log: options.log, close: () => Promise.resolve() }
       : await createKioskLog(config.dataDir, options);
-    const hardware = await connectCabinet(config);
+    const hardware = await connectCabinet(config, log);
     const core = new KioskCore(config, hardware, openKioskDatabase(config.dataDir), log, close);
     const cached = core.configCache.load();
     core.update({
