@@ -77,10 +77,9 @@ async function startKiosk(serverUrl: string, demo: Demo, port: number, logger: L
     },
     dataDir: './data',
   });
-  const log = logger.child({ component: 'kiosk' });
+  // The kiosk logs through the stack's logger, so its lines read like the server's.
   const core = await KioskCore.start(loadKioskConfig(file), {
-    info: (message, fields) => log.info(fields ?? {}, message),
-    warn: (message, fields) => log.warn(fields ?? {}, message),
+    log: logger.child({ component: 'kiosk' }),
   });
   const host = await startBrowserHost(core, RENDERER_DIR, port);
   return { core, host };

@@ -4,4 +4,10 @@ export { loadKioskConfig, writeKioskConfig } from './core/config';
 export { KioskCore } from './core/kiosk';
 export { startBrowserHost, type BrowserHost } from './hosts/browserHost';
 export { RENDERER_DIR, launchChromium } from './hosts/browser';
-export { KIOSK_METHODS } from './bridge/api';
+export {
+  KIOSK_METHODS,
+  type DoorPhaseName,
+  type KioskState,
+  type ServiceCondition,
+} from './bridge/api';
+export { openKioskDatabase } from './core/database';

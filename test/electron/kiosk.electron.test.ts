@@ -89,7 +89,7 @@ describe('the Electron shell', () => {
 
   it('answers the bridge over IPC with the core state, and nothing beyond it', async () => {
     const state = (await ipcMainInvokeHandler(app, 'kiosk:getState')) as {
-      online: boolean;
+      condition: string;
       config: { support_phone: string } | null;
     };
     expect(state.config?.support_phone).toBe('+383 38 555 000');

@@ -1,38 +1,27 @@
-import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedCabinet, serveTcp } from '@locker/lock-driver';
-import { REPO_ROOT, startServer, type RunningServer } from '@locker/server';
+import { REPO_ROOT, type RunningServer } from '@locker/server';
 import { client, startTestServer, waitFor } from '@locker/server/testing';
-import { kioskScene, launchBrowser, typeOnKeypad, writeTestKioskConfig } from './fixture';
+import { KioskCore, RENDERER_DIR, loadKioskConfig, startBrowserHost } from '@locker/kiosk';
+import {
+  kioskScene,
+  kioskStation,
+  launchBrowser,
+  typeOnKeypad,
+  writeTestKioskConfig,
+} from './fixture';
+import { queuedReports, restart } from './restart';
+
+const queuedConfirms = (dataDir: string) => queuedReports(dataDir);
 
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(() => browser.close());
-
-/** The same server again, on the same port and database, as after an outage. */
-function restart(url: string, databaseUrl: string): Promise<RunningServer> {
-  return startServer({
-    port: Number(new URL(url).port),
-    host: '127.0.0.1',
-    databaseUrl,
-    logLevel: 'silent',
-    smsTransport: 'file:/dev/null',
-  });
-}
-
-function queuedConfirms(dataDir: string): { occurred_at: string }[] {
-  const db = new Database(path.join(dataDir, 'kiosk.sqlite'), { readonly: true });
-  try {
-    return db.prepare('select occurred_at from confirms').all() as { occurred_at: string }[];
-  } finally {
-    db.close();
-  }
-}
 
 describe('a kiosk that loses the service', () => {
   it('queues the confirm while the server is down and replays it with the door-close time', async () => {
@@ -147,6 +136,38 @@ describe('a kiosk that loses the service', () => {
       await revived?.close();
       await gateway.close();
       cabinet.stop();
+    }
+  });
+
+  it('boots while the service is down and shows the support phone of the last run, out of service', async () => {
+    const { stack, scene } = await kioskStation('1:S');
+    const configFile = writeTestKioskConfig(stack.url, scene.terminal.token);
+    const earlier = await KioskCore.start(loadKioskConfig(configFile), { stdout: false });
+    await waitFor(async () =>
+      (await earlier.getState()).configSource === 'service' ? true : undefined,
+    );
+    await earlier.stop();
+    await stack.server.close();
+
+    const core = await KioskCore.start(loadKioskConfig(configFile), { stdout: false });
+    const host = await startBrowserHost(core, RENDERER_DIR);
+    const page = await browser.newPage({ viewport: { width: 1080, height: 1600 } });
+    let revived: RunningServer | undefined;
+    try {
+      await page.goto(`${host.url}?lang=en`);
+      await page.getByText('Support: +383 38 555 000').waitFor();
+      await page.getByText('Connection problems: some services may be unavailable.').waitFor();
+      revived = await restart(stack.url, stack.databaseUrl);
+      await page
+        .getByText('Connection problems: some services may be unavailable.')
+        .waitFor({ state: 'detached', timeout: 15_000 });
+      await page.getByText('Support: +383 38 555 000').waitFor();
+    } finally {
+      await page.close();
+      await host.close();
+      await core.stop();
+      await revived?.close();
+      await stack.close();
     }
   });
 });

@@ -13,6 +13,8 @@ const bridge = {
   deposit: (courierNo, trackingNumber) => invoke('deposit', courierNo, trackingNumber),
   startReturn: (trackingNumber) => invoke('startReturn', trackingNumber),
   cancelReturn: () => invoke('cancelReturn'),
+  finishReturn: () => invoke('finishReturn'),
+  reopenReturn: () => invoke('reopenReturn'),
   collectReturns: (courierNo) => invoke('collectReturns', courierNo),
   readSensors: () => invoke('readSensors'),
   subscribe: (listener: (state: KioskState) => void) => {

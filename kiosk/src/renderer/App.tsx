@@ -1,4 +1,4 @@
-import { INITIAL_STATE, type KioskState } from '../bridge/api';
+import { INITIAL_STATE, outOfService, type KioskState } from '../bridge/api';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { kiosk, subscribe } from './bridge';
@@ -7,8 +7,8 @@ import { CourierScreen, MaintenanceScreen, PickupScreen, ReturnScreen } from './
 
 type Screen = 'home' | 'pickup' | 'return' | 'courier' | 'maintenance';
 
-// Online until the core says otherwise: no offline banner flashes while the screen loads.
-const EMPTY: KioskState = { ...INITIAL_STATE, online: true };
+// In service until the core says otherwise: no offline banner flashes while the screen loads.
+const EMPTY: KioskState = INITIAL_STATE;
 
 function useKioskState(): KioskState {
   const [state, setState] = useState<KioskState>(EMPTY);
@@ -59,7 +59,7 @@ export function App() {
     window.addEventListener('hashchange', follow);
     return () => window.removeEventListener('hashchange', follow);
   }, []);
-  const doorOpen = state.session !== null && state.session.phase !== 'closed';
+  const doorOpen = state.session?.active ?? false;
   useIdleTimeout(state.config?.idle_timeout_seconds ?? 60, () => {
     if (!doorOpen && screen !== 'maintenance') home();
   });
@@ -83,7 +83,7 @@ export function App() {
           ))}
         </nav>
       </header>
-      {!state.online && (
+      {outOfService(state.condition) && (
         <p className="offline" role="status">
           {t('offline')}
         </p>

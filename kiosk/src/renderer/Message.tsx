@@ -38,6 +38,8 @@ export function RefusalMessage({
 
 export function isRefusal(value: unknown): value is Refusal {
   return (
-    typeof value === 'object' && value !== null && (value as { kind: string }).kind !== 'door_open'
+    typeof value === 'object' &&
+    value !== null &&
+    !['door_open', 'door_unknown'].includes((value as { kind: string }).kind)
   );
 }

@@ -1,4 +1,4 @@
-import type { KioskState, Refusal, SensorReading } from '../bridge/api';
+import type { KioskState, Refusal, SensedDoor, SensorReading } from '../bridge/api';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { kiosk } from './bridge';
@@ -32,8 +32,9 @@ function DoorProgress({
 }) {
   const { t } = useTranslation();
   const session = state.session?.door === door ? state.session : null;
-  const closed = session?.phase === 'closed';
-  const asExpected = closed && Boolean(session.itemPresent) === (outcome.expect === 'item');
+  // The core judges the sensors against what the door should hold.
+  const closed = session?.phase === 'closed' || session?.phase === 'reported';
+  const asExpected = closed && session.asExpected;
   const title = !closed
     ? t('door.open', { door })
     : asExpected
@@ -339,7 +340,9 @@ export function ReturnScreen({ state, home }: ScreenProps) {
     );
   }
   if (door !== null) {
-    const closed = state.session?.door === door && state.session.phase === 'closed';
+    const closed =
+      state.session?.door === door &&
+      (state.session.phase === 'closed' || state.session.phase === 'reported');
     return (
       <section>
         <DoorProgress
@@ -405,10 +408,10 @@ function useSensorReading(): SensorReading | null {
 }
 
 type CabinetDoor = NonNullable<KioskState['cabinet']>['doors'][number];
-type SensedDoor = Extract<SensorReading, { kind: 'sensors' }>['doors'][number];
 
 /** Where the service and the sensors disagree, which a technician must look at. */
 function mismatch(door: CabinetDoor, sensed: SensedDoor): 'mismatchItem' | 'mismatchEmpty' | null {
+  if (!sensed.known) return null;
   if (door.status === 'available' && sensed.itemPresent) return 'mismatchItem';
   if (door.parcel && sensed.closed && !sensed.itemPresent) return 'mismatchEmpty';
   return null;
@@ -439,8 +442,9 @@ function SensorTable({ state, reading }: { state: KioskState; reading: SensorRea
       </thead>
       <tbody>
         {state.cabinet.doors.map((door) => {
-          const sensors = sensed.get(door.position);
-          const warning = sensors && mismatch(door, sensors);
+          const reading = sensed.get(door.position);
+          const sensors = reading?.known ? reading : undefined;
+          const warning = reading && mismatch(door, reading);
           return (
             <tr key={door.position} className={warning ? 'sensor-mismatch' : undefined}>
               <th scope="row">{door.position}</th>
@@ -472,7 +476,13 @@ export function MaintenanceScreen({ state, home }: ScreenProps) {
       <h2>{t('maintenance.title')}</h2>
       <ul className="maintenance-status">
         <li>{t('maintenance.station', { code: state.config?.station_code ?? '—' })}</li>
-        <li>{t(state.online ? 'maintenance.online' : 'maintenance.offline')}</li>
+        <li>
+          {t(
+            state.condition === 'service_unreachable' || state.condition === 'terminal_refused'
+              ? 'maintenance.offline'
+              : 'maintenance.online',
+          )}
+        </li>
         <li>{t('maintenance.queue', { count: state.pendingConfirms })}</li>
         <li>{t('maintenance.stuck', { count: state.stuckConfirms })}</li>
       </ul>
