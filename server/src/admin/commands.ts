@@ -1,5 +1,6 @@
 import type { Sql } from '../db/connect';
 import { hashSecret, newSecret } from '../domain/secrets';
+import { createEndpoint, webhookUrlProblem } from '../webhooks/endpoints';
 import { parseDoorSpec, type DoorSpec } from './doorSpec';
 
 /** A failure the operator can act on: printed as is, without a stack. */
@@ -21,16 +22,13 @@ export async function createOrganization(sql: Sql, name: string) {
   });
 }
 
+/** Adds a webhook endpoint (Standard Webhooks); its secret is printed once, here. */
 export async function setOrganizationWebhook(sql: Sql, orgId: string, url: string) {
-  const parsed = URL.canParse(url) ? new URL(url) : undefined;
-  if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
-    throw new AdminError('--url must be an http(s) URL');
-  }
-  const webhookSecret = newSecret('whsec');
-  const [org] = await sql<{ id: string }[]>`
-    update organizations set webhook_url = ${url}, webhook_secret = ${webhookSecret}
-     where id = ${orgId} returning id`;
-  return { id: one(org, 'organization').id, webhookUrl: url, webhookSecret };
+  const problem = webhookUrlProblem(url);
+  if (problem) throw new AdminError(`--url ${problem}`);
+  const [org] = await sql<{ id: string }[]>`select id from organizations where id = ${orgId}`;
+  const endpoint = await createEndpoint(sql, one(org, 'organization').id, { url });
+  return { id: orgId, endpointId: endpoint.id, webhookUrl: url, webhookSecret: endpoint.secret };
 }
 
 /** A new key; every earlier key of the organization stops working at once. */

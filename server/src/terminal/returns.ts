@@ -42,6 +42,7 @@ async function openReturn(tx: TransactionSql, stationId: string, c: ReturnCandid
   await tx`
     update shipments set status = 'return_started', status_at = now(), updated_at = now()
      where id = ${c.shipment_id}`;
+  await queueWebhookEvent(tx, c.shipment_id, 'return.started');
   return created?.id;
 }
 

@@ -1,39 +1,69 @@
-import type { WebhookEvent } from '@locker/shared';
+import { EVENT_API_VERSION, type WebhookEvent, type WebhookEventType } from '@locker/shared';
 import { randomUUID } from 'node:crypto';
-import type { TransactionSql } from '../db/connect';
+import type { Sql, TransactionSql } from '../db/connect';
 import { presentShipment, shipmentColumns, type ShipmentView } from '../merchant/presenter';
 import { enqueue } from '../outbox/outbox';
 
+/** What the outbox holds per delivery: the body stays in `events`, once. */
 export interface QueuedWebhook {
   event_id: string;
-  type: WebhookEvent['type'];
-  /** The exact bytes sent and signed, the same on every retry. */
-  body: string;
+  endpoint_id: string | null;
+  type: WebhookEventType;
 }
 
 /**
- * Queues a webhook event in the caller's transaction, with the shipment as it is now.
- * Organizations without a webhook URL get none. Delivery happens later, from the outbox:
- * the terminal call that caused it never waits for or fails on the merchant's endpoint.
+ * Records an event of the shipment's organization in the caller's transaction, with the
+ * shipment as it is now, and queues one delivery per enabled endpoint. Delivery happens
+ * later, from the outbox: the call that caused it never waits for or fails on a
+ * merchant's endpoint. Organizations without endpoints keep their events for the events
+ * API.
  */
 export async function queueWebhookEvent(
   tx: TransactionSql,
   shipmentId: string,
-  type: WebhookEvent['type'],
-): Promise<void> {
-  const [row] = await tx<(ShipmentView & { webhook_url: string | null })[]>`
-    select ${shipmentColumns(tx)}, o.webhook_url
-      from shipments sh
-      join stations s on s.id = sh.destination_station_id
-      join organizations o on o.id = sh.organization_id
+  type: WebhookEventType,
+): Promise<WebhookEvent | undefined> {
+  const [row] = await tx<ShipmentView[]>`
+    select ${shipmentColumns(tx)}
+      from shipments sh join stations s on s.id = sh.destination_station_id
      where sh.id = ${shipmentId}`;
-  if (!row?.webhook_url) return;
+  if (!row) return undefined;
+  const [numbered] = await tx<{ event_seq: string }[]>`
+    update organizations set event_seq = event_seq + 1
+     where id = ${row.organization_id} returning event_seq`;
   const event: WebhookEvent = {
     id: randomUUID(),
     type,
+    api_version: EVENT_API_VERSION,
     created_at: new Date().toISOString(),
     data: { shipment: presentShipment(row) },
   };
-  const queued: QueuedWebhook = { event_id: event.id, type, body: JSON.stringify(event) };
-  await enqueue(tx, 'webhook', queued, { organizationId: row.organization_id, shipmentId });
+  await tx`
+    insert into events (id, organization_id, seq, shipment_id, type, body, created_at)
+    values (${event.id}, ${row.organization_id}, ${numbered!.event_seq}, ${shipmentId}, ${type},
+            ${JSON.stringify(event)}, ${event.created_at})`;
+  await queueDeliveries(tx, row.organization_id, event.id, type);
+  return event;
+}
+
+/** One outbox message per enabled endpoint of the organization; answers their ids. */
+export async function queueDeliveries(
+  db: Sql | TransactionSql,
+  organizationId: string,
+  eventId: string,
+  type: WebhookEventType,
+): Promise<string[]> {
+  const endpoints = await db<{ id: string; shipment_id: string | null }[]>`
+    select w.id, e.shipment_id
+      from webhook_endpoints w join events e on e.id = ${eventId}
+     where w.organization_id = ${organizationId} and w.disabled_at is null
+     order by w.created_at, w.id`;
+  for (const endpoint of endpoints) {
+    const queued: QueuedWebhook = { event_id: eventId, endpoint_id: endpoint.id, type };
+    await enqueue(db as TransactionSql, 'webhook', queued, {
+      organizationId,
+      shipmentId: endpoint.shipment_id,
+    });
+  }
+  return endpoints.map((e) => e.id);
 }
