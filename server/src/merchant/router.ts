@@ -2,10 +2,18 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Services } from '../domain/services';
 import { authenticateOrganization } from './auth';
+import { listEvents, redeliverEvent } from './events';
 import { renderLabel } from './label';
 import { merchantRateLimit } from './rateLimit';
 import { createShipment, getShipment, listShipments, ownShipment } from './shipments';
 import { track } from './tracking';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  enableWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateWebhookSecret,
+} from './webhookEndpoints';
 
 function label(services: Services): Middleware {
   return async (ctx) => {
@@ -30,5 +38,12 @@ export function merchantRouter(services: Services): Router {
   router.get('/shipments/:id', ...guard, getShipment(services));
   router.get('/shipments/:id/label', ...guard, label(services));
   router.get('/track/:trackingNumber', ...guard, track(services));
+  router.get('/events', ...guard, listEvents(services));
+  router.post('/events/:id/redeliver', ...guard, redeliverEvent(services));
+  router.post('/webhooks', ...guard, createWebhookEndpoint(services));
+  router.get('/webhooks', ...guard, listWebhookEndpoints(services));
+  router.post('/webhooks/:id/rotate-secret', ...guard, rotateWebhookSecret(services));
+  router.post('/webhooks/:id/enable', ...guard, enableWebhookEndpoint(services));
+  router.delete('/webhooks/:id', ...guard, deleteWebhookEndpoint(services));
   return router;
 }
