@@ -79,14 +79,15 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'org list',
     summary: 'every organization',
-    prints: '{"organizations":[{"id","name","webhookUrl","activeApiKeys","createdAt"}]}',
+    prints: '{"organizations":[{"id","name","webhookUrls","activeApiKeys","createdAt"}]}',
     options: [],
     run: (sql) => query.listOrganizations(sql),
   },
   {
     name: 'org show',
     summary: 'one organization',
-    prints: '{"id","name","webhookUrl","returnWindowDays","activeApiKeys","shipments","createdAt"}',
+    prints:
+      '{"id","name","webhookEndpoints":[{"id","url","status"}],"returnWindowDays","activeApiKeys","shipments","createdAt"}',
     options: [ORG],
     run: (sql, o) => query.showOrganization(sql, id(o, 'org', 'pnpm admin org list')),
   },
@@ -99,8 +100,8 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'org set-webhook',
-    summary: 'where its webhooks go; a new signing secret, printed once',
-    prints: '{"id","webhookUrl","webhookSecret"}',
+    summary: 'adds a webhook endpoint (Standard Webhooks); its signing secret, printed once',
+    prints: '{"id","endpointId","webhookUrl","webhookSecret"}',
     options: [ORG, { name: 'url', value: 'URL', help: 'an http(s) URL', required: true }],
     run: (sql, o) =>
       admin.setOrganizationWebhook(sql, id(o, 'org', 'pnpm admin org list'), got(o, 'url')),
