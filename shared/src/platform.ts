@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { WebhookEventSchema, WebhookEventTypeSchema } from './merchant';
+import {
+  CreateShipmentRequestSchema,
+  ShipmentSchema,
+  WebhookEventSchema,
+  WebhookEventTypeSchema,
+} from './merchant';
+import { FieldErrorSchema } from './problem';
 
 // The merchant platform beyond the spec's part B: events to pull, webhook endpoints,
 // bulk creation, sandbox. Field names are snake_case like part B.
@@ -93,3 +99,56 @@ export const RotatedSecretSchema = z
     previous_secret_valid_until: z.iso.datetime({ offset: true }).nullable(),
   })
   .meta({ id: 'RotatedSecret' });
+
+/** At most this many shipments in one bulk call. */
+export const BULK_MAX = 100;
+
+export const BulkShipmentItemSchema = CreateShipmentRequestSchema.extend({
+  /** Makes this item idempotent for 24 h, like the Idempotency-Key header of a single create. */
+  idempotency_key: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
+    .optional(),
+}).meta({ id: 'BulkShipmentItem' });
+
+export const BulkCreateRequestSchema = z
+  .strictObject({
+    // Items are judged one by one, so one bad item never fails the others.
+    shipments: z.array(z.unknown()).min(1).max(BULK_MAX),
+  })
+  .meta({
+    id: 'BulkCreateRequest',
+    example: {
+      shipments: [
+        {
+          idempotency_key: 'ORDER-10045',
+          destination_station_id: '5b0e4a7e-2f1c-4d7e-9a51-0c3f6b8d2e41',
+          parcel_size: 'M',
+          recipient_name: 'Drita Gashi',
+          recipient_phone: '+38344123456',
+          recipient_language: 'sq',
+          merchant_order_reference: 'ORDER-10045',
+        },
+      ],
+    },
+  });
+
+export const BulkItemResultSchema = z.object({
+  /** Position of the item in the request. */
+  index: z.number().int(),
+  idempotency_key: z.string().nullable(),
+  /** `replayed`: the key was used before with this item; the first shipment is returned. */
+  result: z.enum(['created', 'replayed', 'invalid', 'conflict']),
+  shipment: ShipmentSchema.optional(),
+  errors: z.array(FieldErrorSchema).optional(),
+});
+
+export const BulkCreateResultSchema = z
+  .object({
+    results: z.array(BulkItemResultSchema),
+    created: z.number().int(),
+    failed: z.number().int(),
+  })
+  .meta({ id: 'BulkCreateResult' });
+export type BulkCreateResult = z.infer<typeof BulkCreateResultSchema>;
+export type BulkItemResult = z.infer<typeof BulkItemResultSchema>;

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Services } from '../domain/services';
 import { authenticateOrganization } from './auth';
+import { bulkCreateShipments } from './bulk';
 import { listEvents, redeliverEvent } from './events';
 import { renderLabel } from './label';
 import { merchantRateLimit } from './rateLimit';
@@ -34,6 +35,7 @@ export function merchantRouter(services: Services): Router {
     merchantRateLimit(sql, config.merchantRequestsPerMinute),
   ];
   router.post('/shipments', ...guard, createShipment(services));
+  router.post('/shipments/bulk', ...guard, bulkCreateShipments(services));
   router.get('/shipments', ...guard, listShipments(services));
   router.get('/shipments/:id', ...guard, getShipment(services));
   router.get('/shipments/:id/label', ...guard, label(services));
