@@ -79,7 +79,7 @@ export function bulkCreateShipments({ sql }: Services): Middleware {
       'validation_failed',
     );
     const orgId = ctx.state.organization.id;
-    const results: BulkItemResult[] = new Array(shipments.length);
+    const results = new Array<BulkItemResult>(shipments.length);
     let next = 0;
     const worker = async () => {
       while (next < shipments.length) {
