@@ -1,12 +1,11 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
 import type { Services } from '../domain/services';
 import { authenticateOrganization } from './auth';
 import { bulkCreateShipments } from './bulk';
 import { listEvents, redeliverEvent } from './events';
-import { renderLabel } from './label';
+import { label } from './labelRoute';
 import { merchantRateLimit } from './rateLimit';
-import { createShipment, getShipment, listShipments, ownShipment } from './shipments';
+import { createShipment, getShipment, listShipments } from './shipments';
 import { track } from './tracking';
 import {
   createWebhookEndpoint,
@@ -15,16 +14,6 @@ import {
   listWebhookEndpoints,
   rotateWebhookSecret,
 } from './webhookEndpoints';
-
-function label(services: Services): Middleware {
-  return async (ctx) => {
-    const { id } = ctx.params as { id?: string };
-    const shipment = await ownShipment(services, ctx.state.organization.id, id);
-    ctx.type = 'application/pdf';
-    ctx.set('Content-Disposition', `inline; filename="label-${shipment.tracking_number}.pdf"`);
-    ctx.body = await renderLabel({ shipment, senderName: ctx.state.organization.name });
-  };
-}
 
 /** Part B of the interface: authenticate, limit, handle; all scoped to the key's organization. */
 export function merchantRouter(services: Services): Router {
