@@ -56,6 +56,23 @@ export interface StationInput {
   freeStorageHours?: number | undefined;
   /** Hours after deposit until an uncollected parcel expires; at least a week by default. */
   maxStorageHours?: number | undefined;
+  /** The recipient is reminded this long before free storage ends (24 when it fits). */
+  freeStorageReminderHours?: number | undefined;
+  /** The recipient is reminded this long before the parcel expires (24 when it fits). */
+  expiryReminderHours?: number | undefined;
+}
+
+const DEFAULT_REMINDER_HOURS = 24;
+
+/** A reminder's lead time: inside its window, or none when the default does not fit. */
+function reminderHours(given: number | undefined, window: number, option: string): number | null {
+  if (given === undefined) return DEFAULT_REMINDER_HOURS < window ? DEFAULT_REMINDER_HOURS : null;
+  if (given >= window) {
+    throw new AdminError(
+      `--${option} (${given}) must be less than the ${window} hours it reminds of`,
+    );
+  }
+  return given;
 }
 
 const DEFAULT_FREE_STORAGE_HOURS = 72;
@@ -93,12 +110,22 @@ export async function createStation(sql: Sql, input: StationInput) {
     throw new AdminError((error as Error).message);
   }
   const storage = storageHours(input);
+  const reminders = {
+    free: reminderHours(
+      input.freeStorageReminderHours,
+      storage.free,
+      'free-storage-reminder-hours',
+    ),
+    expiry: reminderHours(input.expiryReminderHours, storage.max, 'expiry-reminder-hours'),
+  };
   return sql.begin(async (tx) => {
     const [station] = await tx<{ id: string; code: string; name: string; cabinet_sn: string }[]>`
       insert into stations (code, name, cabinet_sn, support_phone, idle_timeout_seconds,
-                            free_storage_hours, max_storage_hours)
+                            free_storage_hours, max_storage_hours,
+                            free_storage_reminder_hours, expiry_reminder_hours)
       values (${input.code}, ${input.name}, ${input.cabinetSn ?? input.code}, ${phone},
-              ${input.idleTimeoutSeconds ?? 60}, ${storage.free}, ${storage.max})
+              ${input.idleTimeoutSeconds ?? 60}, ${storage.free}, ${storage.max},
+              ${reminders.free}, ${reminders.expiry})
       returning id, code, name, cabinet_sn`;
     const created = one(station, 'station');
     await tx`

@@ -154,6 +154,16 @@ export const COMMANDS: CommandSpec[] = [
         value: 'HOURS',
         help: 'then the parcel expires and goes back with the courier (168)',
       },
+      {
+        name: 'free-storage-reminder-hours',
+        value: 'HOURS',
+        help: 'SMS the recipient this long before free storage ends (24, if it fits)',
+      },
+      {
+        name: 'expiry-reminder-hours',
+        value: 'HOURS',
+        help: 'SMS the recipient this long before the parcel expires (24, if it fits)',
+      },
     ],
     run: (sql, o) =>
       admin.createStation(sql, {
@@ -165,6 +175,8 @@ export const COMMANDS: CommandSpec[] = [
         idleTimeoutSeconds: positiveInt(o, 'idle-timeout'),
         freeStorageHours: positiveInt(o, 'free-storage-hours'),
         maxStorageHours: positiveInt(o, 'max-storage-hours'),
+        freeStorageReminderHours: positiveInt(o, 'free-storage-reminder-hours'),
+        expiryReminderHours: positiveInt(o, 'expiry-reminder-hours'),
       }),
   },
   {

@@ -16,11 +16,18 @@ export async function enqueue(
   tx: Sql | TransactionSql,
   channel: Channel,
   payload: object,
-  refs: { organizationId?: string | null; shipmentId?: string | null } = {},
+  refs: {
+    organizationId?: string | null;
+    shipmentId?: string | null;
+    /** Kept for the record but never sent, for this reason (e.g. a sandbox's SMS). */
+    setAside?: string;
+  } = {},
 ): Promise<void> {
+  const aside = refs.setAside ?? null;
   await tx`
-    insert into outbox (channel, organization_id, shipment_id, payload)
-    values (${channel}, ${refs.organizationId ?? null}, ${refs.shipmentId ?? null}, ${tx.json(payload as never)})`;
+    insert into outbox (channel, organization_id, shipment_id, payload, failed_at, last_error)
+    values (${channel}, ${refs.organizationId ?? null}, ${refs.shipmentId ?? null}, ${tx.json(payload as never)},
+            case when ${aside}::text is null then null else now() end, ${aside})`;
 }
 
 /**

@@ -201,9 +201,15 @@ describe('webhooks (Standard Webhooks)', () => {
       courierNo: scene.courier.number,
       trackingNumber: shipment.tracking_number,
     });
+    // Deliveries due together leave together, so arrival order is not guaranteed (as
+    // anywhere with Standard Webhooks); the events' own times order them.
     const types = await waitFor(() => {
       const mine = hook.eventsOf(shipment.id).map((d) => d.event);
-      return mine.length === 5 ? mine.map((e) => `${e.type}:${e.data.shipment.status}`) : undefined;
+      return mine.length === 5
+        ? mine
+            .sort((a, b) => a.created_at.localeCompare(b.created_at))
+            .map((e) => `${e.type}:${e.data.shipment.status}`)
+        : undefined;
     });
     expect(types).toEqual([
       'shipment.ready_for_pickup:ready_for_pickup',
