@@ -152,3 +152,34 @@ export const BulkCreateResultSchema = z
   .meta({ id: 'BulkCreateResult' });
 export type BulkCreateResult = z.infer<typeof BulkCreateResultSchema>;
 export type BulkItemResult = z.infer<typeof BulkItemResultSchema>;
+
+/**
+ * What a sandbox shipment can be made to do next, each exactly as a kiosk (or the
+ * storage sweep) would do it: the same code, the same events and webhooks.
+ */
+export const SANDBOX_ACTIONS = [
+  'deposit',
+  'collect',
+  'cancel_deposit',
+  'remind_free_storage_end',
+  'remind_expiry',
+  'expire',
+  'start_return',
+  'deposit_return',
+  'courier_collect',
+] as const;
+
+export const SandboxAdvanceRequestSchema = z
+  .strictObject({
+    action: z.enum(SANDBOX_ACTIONS, { error: `must be one of ${SANDBOX_ACTIONS.join(', ')}` }),
+  })
+  .meta({ id: 'SandboxAdvanceRequest', example: { action: 'deposit' } });
+export type SandboxAction = (typeof SANDBOX_ACTIONS)[number];
+
+export const SandboxStationListSchema = z
+  .object({
+    data: z.array(
+      z.object({ id: z.guid(), code: z.string(), name: z.string(), cabinet_sn: z.string() }),
+    ),
+  })
+  .meta({ id: 'SandboxStationList' });

@@ -5,6 +5,7 @@
 import type { Sql } from '../db/connect';
 import * as admin from './commands';
 import * as query from './queries';
+import { createSandboxOrganization } from '../sandbox/provision';
 
 export interface OptionSpec {
   name: string;
@@ -97,6 +98,14 @@ export const COMMANDS: CommandSpec[] = [
     prints: '{"id","name","apiKey"}',
     options: [{ name: 'name', value: 'NAME', help: 'its name', required: true }],
     run: (sql, o) => admin.createOrganization(sql, got(o, 'name')),
+  },
+  {
+    name: 'org create-sandbox',
+    summary:
+      'a sandbox organization: its API key ships only to its own simulated station; nothing reaches a real locker or phone',
+    prints: '{"id","name","apiKey","sandbox","stations":[{"id","code","name"}]}',
+    options: [{ name: 'name', value: 'NAME', help: 'its name', required: true }],
+    run: (sql, o) => createSandboxOrganization(sql, got(o, 'name')),
   },
   {
     name: 'org set-webhook',

@@ -6,6 +6,7 @@ import { listEvents, redeliverEvent } from './events';
 import { label } from './labelRoute';
 import { merchantRateLimit } from './rateLimit';
 import { createShipment, getShipment, listShipments } from './shipments';
+import { advanceSandboxShipment, sandboxStations } from '../sandbox/routes';
 import { track } from './tracking';
 import {
   createWebhookEndpoint,
@@ -36,5 +37,7 @@ export function merchantRouter(services: Services): Router {
   router.post('/webhooks/:id/rotate-secret', ...guard, rotateWebhookSecret(services));
   router.post('/webhooks/:id/enable', ...guard, enableWebhookEndpoint(services));
   router.delete('/webhooks/:id', ...guard, deleteWebhookEndpoint(services));
+  router.get('/sandbox/stations', ...guard, sandboxStations(services));
+  router.post('/sandbox/shipments/:id/advance', ...guard, advanceSandboxShipment(services));
   return router;
 }

@@ -58,7 +58,7 @@ async function uniquePickupCode(tx: TransactionSql, secret: string, stationId: s
   }
 }
 
-type DepositOutcome =
+export type DepositOutcome =
   | { kind: 'deposited'; door: number; trackingNumber: string }
   | { kind: 'courier_not_verified' }
   | { kind: 'not_found' }
@@ -73,6 +73,23 @@ async function depositParcel(
 ): Promise<DepositOutcome> {
   const courier = await activeCourier(tx, request.courierNo);
   if (!courier) return { kind: 'courier_not_verified' };
+  return placeParcel(tx, services, station, courier.id, request.trackingNumber, at);
+}
+
+/**
+ * The deposit itself, once the courier is known (null: the sandbox's simulated courier).
+ * Shared with the sandbox, so a simulated deposit is exactly a kiosk's.
+ */
+export async function placeParcel(
+  tx: TransactionSql,
+  services: Services,
+  station: TerminalStation,
+  courierId: string | null,
+  trackingNumber: string,
+  at: Date,
+): Promise<DepositOutcome> {
+  const request = { trackingNumber };
+  const courier = { id: courierId };
   await lockStation(tx, station.id);
   const [parcel] = await tx<AwaitingDeposit[]>`
     select id, tracking_number, parcel_size, recipient_name, recipient_phone, recipient_language

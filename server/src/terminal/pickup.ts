@@ -5,6 +5,7 @@ import {
   type PickupResponse,
 } from '@locker/shared';
 import type { Middleware } from 'koa';
+import type { TransactionSql } from '../db/connect';
 import type { Services } from '../domain/services';
 import { eventTime } from '../domain/occurredAt';
 import { pickupCodeHash } from '../domain/secrets';
@@ -52,24 +53,9 @@ export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middlewar
     const request = validate(DoorConfirmRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const found = await sql.begin(async (tx) => {
-      const [shipment] = await tx<{ id: string }[]>`
-        select id from shipments
-         where id = ${request.shipmentId}
-           and destination_station_id = ${station.id}
-           and status = 'ready_for_pickup'
-         for update`;
-      if (!shipment || !request.collected) return Boolean(shipment);
-      await tx`
-        update shipments
-           set status = 'collected', status_at = ${at}, collected_at = ${at},
-               collected_late = ${at} > deposited_at + make_interval(hours => ${station.freeStorageHours}),
-               pickup_code_hash = null, updated_at = now()
-         where id = ${shipment.id}`;
-      await tx`delete from door_occupancy where shipment_id = ${shipment.id}`;
-      await queueWebhookEvent(tx, shipment.id, 'shipment.collected');
-      return true;
-    });
+    const found = await sql.begin((tx) =>
+      recordPickupOutcome(tx, station, request.shipmentId, request.collected, at),
+    );
     if (!found)
       throw problem.notFound('No parcel awaiting collection has that id at this station.');
     if (request.collected) {
@@ -79,4 +65,33 @@ export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middlewar
     const body: OkResponse = { ok: true };
     ctx.body = body;
   };
+}
+
+/**
+ * The outcome of a pickup in the caller's transaction; false when no parcel awaiting
+ * collection has that id at the station. Shared with the sandbox.
+ */
+export async function recordPickupOutcome(
+  tx: TransactionSql,
+  station: { id: string; freeStorageHours: number },
+  shipmentId: string,
+  collected: boolean,
+  at: Date,
+): Promise<boolean> {
+  const [shipment] = await tx<{ id: string }[]>`
+    select id from shipments
+     where id = ${shipmentId}
+       and destination_station_id = ${station.id}
+       and status = 'ready_for_pickup'
+     for update`;
+  if (!shipment || !collected) return Boolean(shipment);
+  await tx`
+    update shipments
+       set status = 'collected', status_at = ${at}, collected_at = ${at},
+           collected_late = ${at} > deposited_at + make_interval(hours => ${station.freeStorageHours}),
+           pickup_code_hash = null, updated_at = now()
+     where id = ${shipment.id}`;
+  await tx`delete from door_occupancy where shipment_id = ${shipment.id}`;
+  await queueWebhookEvent(tx, shipment.id, 'shipment.collected');
+  return true;
 }

@@ -56,25 +56,9 @@ export function returnCollected({ sql, cabinetChanged }: Services): Middleware {
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     await requireCourier(sql, request.courierNo);
-    const found = await sql.begin(async (tx) => {
-      const [taken] = await tx<{ return_id: string | null; shipment_id: string }[]>`
-        delete from door_occupancy o
-         using shipments sh, stations s
-         where o.shipment_id = sh.id and s.id = o.station_id and o.station_id = ${station.id}
-           and sh.tracking_number = ${request.trackingNumber} and ${takeable(tx, at)}
-        returning o.return_id, o.shipment_id`;
-      if (!taken) return false;
-      if (taken.return_id) {
-        await tx`update returns set status = 'collected', collected_at = ${at} where id = ${taken.return_id}`;
-      }
-      await tx`
-        update shipments
-           set status = 'return_collected', status_at = ${at}, pickup_code_hash = null,
-               updated_at = now()
-         where id = ${taken.shipment_id}`;
-      await queueWebhookEvent(tx, taken.shipment_id, 'shipment.return_collected');
-      return true;
-    });
+    const found = await sql.begin((tx) =>
+      takeOutForCourier(tx, station.id, request.trackingNumber, at),
+    );
     if (!found)
       throw problem.notFound(
         'No deposited return or expired parcel has that tracking number at this station.',
@@ -83,4 +67,34 @@ export function returnCollected({ sql, cabinetChanged }: Services): Middleware {
     const body: OkResponse = { ok: true };
     ctx.body = body;
   };
+}
+
+/**
+ * A deposited return or an expired delivery leaves with the merchant's courier, in the
+ * caller's transaction; false when none has that tracking number at the station. Shared
+ * with the sandbox.
+ */
+export async function takeOutForCourier(
+  tx: TransactionSql,
+  stationId: string,
+  trackingNumber: string,
+  at: Date,
+): Promise<boolean> {
+  const [taken] = await tx<{ return_id: string | null; shipment_id: string }[]>`
+    delete from door_occupancy o
+     using shipments sh, stations s
+     where o.shipment_id = sh.id and s.id = o.station_id and o.station_id = ${stationId}
+       and sh.tracking_number = ${trackingNumber} and ${takeable(tx, at)}
+    returning o.return_id, o.shipment_id`;
+  if (!taken) return false;
+  if (taken.return_id) {
+    await tx`update returns set status = 'collected', collected_at = ${at} where id = ${taken.return_id}`;
+  }
+  await tx`
+    update shipments
+       set status = 'return_collected', status_at = ${at}, pickup_code_hash = null,
+           updated_at = now()
+     where id = ${taken.shipment_id}`;
+  await queueWebhookEvent(tx, taken.shipment_id, 'shipment.return_collected');
+  return true;
 }

@@ -27,7 +27,7 @@ interface ReturnCandidate {
   held_position: number | null;
 }
 
-type ReturnOutcome =
+export type ReturnOutcome =
   | { kind: 'held'; door: number; trackingNumber: string; returnId: string }
   | { kind: 'not_found' }
   | { kind: 'cabinet_full'; size: Size };
@@ -46,7 +46,8 @@ async function openReturn(tx: TransactionSql, stationId: string, c: ReturnCandid
   return created?.id;
 }
 
-async function startReturn(
+/** Starts or resumes a return and holds a door; shared with the sandbox. */
+export async function startReturn(
   tx: TransactionSql,
   stationId: string,
   trackingNumber: string,
@@ -122,31 +123,47 @@ export function confirmReturnRoute({ sql, cabinetChanged, nudge }: Services): Mi
     const request = validate(ReturnConfirmRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const found = await sql.begin(async (tx) => {
-      const [held] = await tx<{ id: string; shipment_id: string; door_id: string }[]>`
-        select r.id, r.shipment_id, o.door_id
-          from returns r
-          join door_occupancy o on o.return_id = r.id and o.kind = 'return_hold'
-         where r.id = ${request.returnId} and r.station_id = ${station.id} and r.status = 'open'
-         for update of r`;
-      if (!held) return false;
-      if (!request.deposited) {
-        await tx`delete from door_occupancy where door_id = ${held.door_id}`;
-        return true;
-      }
-      await tx`update returns set status = 'deposited', deposited_at = ${at} where id = ${held.id}`;
-      await tx`update door_occupancy set kind = 'return', since = ${at} where door_id = ${held.door_id}`;
-      await tx`
-        update shipments set status = 'returned_to_locker', status_at = ${at}, updated_at = now()
-         where id = ${held.shipment_id}`;
-      // The spec's "merchant notified".
-      await queueWebhookEvent(tx, held.shipment_id, 'return.deposited');
-      return true;
-    });
+    const found = await sql.begin((tx) =>
+      recordReturnOutcome(tx, station.id, request.returnId, request.deposited, at),
+    );
     if (!found) throw problem.notFound('No return awaiting deposit has that id at this station.');
     await cabinetChanged(station.id);
     if (request.deposited) nudge.webhooks();
     const body: OkResponse = { ok: true };
     ctx.body = body;
   };
+}
+
+/**
+ * The outcome of a return in the caller's transaction; false when no return awaiting
+ * deposit has that id at the station. Shared with the sandbox.
+ */
+export async function recordReturnOutcome(
+  tx: TransactionSql,
+  stationId: string,
+  returnId: string,
+  deposited: boolean,
+  at: Date,
+): Promise<boolean> {
+  const request = { returnId, deposited };
+  const station = { id: stationId };
+  const [held] = await tx<{ id: string; shipment_id: string; door_id: string }[]>`
+        select r.id, r.shipment_id, o.door_id
+          from returns r
+          join door_occupancy o on o.return_id = r.id and o.kind = 'return_hold'
+         where r.id = ${request.returnId} and r.station_id = ${station.id} and r.status = 'open'
+         for update of r`;
+  if (!held) return false;
+  if (!request.deposited) {
+    await tx`delete from door_occupancy where door_id = ${held.door_id}`;
+    return true;
+  }
+  await tx`update returns set status = 'deposited', deposited_at = ${at} where id = ${held.id}`;
+  await tx`update door_occupancy set kind = 'return', since = ${at} where door_id = ${held.door_id}`;
+  await tx`
+        update shipments set status = 'returned_to_locker', status_at = ${at}, updated_at = now()
+         where id = ${held.shipment_id}`;
+  // The spec's "merchant notified".
+  await queueWebhookEvent(tx, held.shipment_id, 'return.deposited');
+  return true;
 }
