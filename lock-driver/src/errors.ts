@@ -6,18 +6,24 @@ export type LockDriverErrorCode =
   | 'PORT_NOT_FOUND'
   | 'PORT_BUSY'
   | 'PERMISSION_DENIED'
-  | 'INVALID_POSITION'
   | 'INVALID_ARGUMENT'
+  | 'INVALID_CABINET'
+  /** The board echoed another value than the one asked for (unlock time). */
+  | 'MISMATCH'
   | 'BAD_FRAME';
 
 export class LockDriverError extends Error {
+  /** Bytes and timings behind the sentence, for `--verbose` and logs. */
+  readonly detail: string | undefined;
+
   constructor(
     readonly code: LockDriverErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; detail?: string },
   ) {
     super(message, options);
     this.name = 'LockDriverError';
+    this.detail = options?.detail;
   }
 }
 

@@ -33,12 +33,13 @@ export class ConfigError extends Error {
 
 /** A whole number from the environment, written as digits only (no `8080abc`, no `1e3`). */
 function whole(min: number, max: number) {
+  const message = `must be a whole number from ${min} to ${max}`;
   return z
     .string()
     .trim()
-    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+    .regex(/^\d+$/, message)
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max, `must be a whole number from ${min} to ${max}`));
+    .pipe(z.number().int().min(min, message).max(max, message));
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -11,7 +11,7 @@ try {
   process.exit(1);
 }
 let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.once(signal, () => {
     if (closing) return;
     closing = true;

@@ -186,3 +186,4 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
   return { ...stack, scene };
 }
 export type TestStack = Awaited<ReturnType<typeof startTestServer>>;
+export { freshDatabaseUrl } from './databases';

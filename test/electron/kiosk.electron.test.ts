@@ -7,10 +7,9 @@ import path from 'node:path';
 import { ipcMainInvokeHandler } from 'electron-playwright-helpers';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KIOSK_METHODS } from '../../kiosk/src/bridge/api';
-import { RENDERER_DIR } from '../../kiosk/src/hosts/browser';
-import { SimulatedCabinet, serveTcp, type TcpSimulator } from '../../lock-driver/src/index';
-import { client, waitFor } from '../../server/test/harness';
+import { KIOSK_METHODS, RENDERER_DIR } from '@locker/kiosk';
+import { SimulatedCabinet, serveTcp, type TcpSimulator } from '@locker/lock-driver';
+import { client, waitFor } from '@locker/server/testing';
 import { buildRenderer, kioskStation, typeOnKeypad, writeTestKioskConfig } from '../kiosk/fixture';
 
 const KIOSK_DIR = path.resolve(RENDERER_DIR, '../..');
@@ -42,7 +41,7 @@ beforeAll(async () => {
   cabinet = new SimulatedCabinet({ boards: 1 });
   gateway = await serveTcp(cabinet);
   const configFile = writeTestKioskConfig(station.stack.url, station.scene.terminal.token, {
-    lock: { kind: 'tcp', host: '127.0.0.1', port: gateway.port },
+    lock: { kind: 'tcp', host: '127.0.0.1', port: gateway.port, boards: 1 },
   });
   app = await _electron.launch({
     executablePath,

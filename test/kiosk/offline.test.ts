@@ -3,10 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedCabinet, serveTcp } from '../../lock-driver/src/index';
-import { REPO_ROOT } from '../../server/src/config';
-import { startServer, type RunningServer } from '../../server/src/server';
-import { client, startTestServer, waitFor } from '../../server/test/harness';
+import { SimulatedCabinet, serveTcp } from '@locker/lock-driver';
+import { REPO_ROOT, startServer, type RunningServer } from '@locker/server';
+import { client, startTestServer, waitFor } from '@locker/server/testing';
 import {
   buildRenderer,
   kioskScene,
@@ -106,7 +105,7 @@ describe('a kiosk that loses the service', () => {
     const cabinet = new SimulatedCabinet({ boards: 1 });
     const gateway = await serveTcp(cabinet);
     const config = writeTestKioskConfig(stack.url, scene.terminal.token, {
-      lock: { kind: 'tcp', host: '127.0.0.1', port: gateway.port },
+      lock: { kind: 'tcp', host: '127.0.0.1', port: gateway.port, boards: 1 },
     });
     const dataDir = path.join(path.dirname(config), 'data');
     const children: ChildProcess[] = [];

@@ -55,7 +55,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
   }
 
   static async start(config: KioskConfig, log: KioskLog = consoleLog): Promise<KioskCore> {
-    const hardware = await connectCabinet(config);
+    const hardware = await connectCabinet(config, log);
     const core = new KioskCore(config, hardware, openKioskDatabase(config.dataDir), log);
     core.update({ pendingConfirms: core.queue.pending(), stuckConfirms: core.queue.stuck() });
     core.every(config.heartbeatIntervalSeconds * 1000, () => core.heartbeat());
@@ -115,10 +115,17 @@ export class KioskCore extends EventEmitter implements KioskApi {
 
   /** Unlocks and watches; a door that never opens is reported and taken out of service. */
   private async openDoor(kind: DoorSession['kind'], door: number): Promise<boolean> {
-    const { outcome } = await this.hardware.board.open(door);
-    if (outcome === 'opened') {
+    const outcome = await this.hardware.board.open(door).then(
+      (r) => r.outcome,
+      () => 'disconnected' as const,
+    );
+    if (outcome === 'opened' || outcome === 'already_open') {
       this.session({ kind, door, phase: 'open' });
       return true;
+    }
+    if (outcome !== 'did_not_open') {
+      this.log.warn('door controller did not answer', { alert: 'controller', door, outcome });
+      return false;
     }
     this.log.warn('door did not open', { alert: 'door_jammed', door });
     const reported = await this.client.reportDoorFault(door);
@@ -255,7 +262,12 @@ export class KioskCore extends EventEmitter implements KioskApi {
 
   async readSensors(): Promise<SensorReading> {
     try {
-      return { kind: 'sensors', doors: await this.hardware.board.status() };
+      const { doors } = await this.hardware.board.readDoors();
+      const known = doors.flatMap((d) =>
+        d.known ? [{ position: d.position, closed: d.closed, itemPresent: d.itemPresent }] : [],
+      );
+      if (known.length === 0) return { kind: 'board_unreachable' };
+      return { kind: 'sensors', doors: known };
     } catch (error) {
       this.log.warn('door controller unreachable', { error: String(error) });
       return { kind: 'board_unreachable' };

@@ -205,10 +205,15 @@ export async function ensureEmbeddedPostgres(options: EmbeddedOptions): Promise<
     );
   }
   const child = started.child;
+  // A process that exits without stop() (process.exit on an error) takes its cluster along
+  // rather than leaving it running unowned; a killed one leaves it to be joined next time.
+  const stopOnExit = () => child.kill('SIGINT');
+  process.once('exit', stopOnExit);
   return {
     url,
     stop: () =>
       new Promise<void>((resolve) => {
+        process.off('exit', stopOnExit);
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGINT'); // fast shutdown: active transactions roll back

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEV_PICKUP_SECRET, loadConfig } from './config';
+
+function problem(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('loadConfig accepted it');
+}
+
+describe('server settings', () => {
+  it('has working defaults for development', () => {
+    expect(loadConfig({})).toMatchObject({
+      production: false,
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      embeddedPort: 54329,
+      pickupCodeSecret: DEV_PICKUP_SECRET,
+      smsTransport: 'console',
+      offlineAfterSeconds: 180,
+    });
+    expect(loadConfig({ PORT: '9000', DATABASE_URL: '' }).port).toBe(9000);
+  });
+
+  it('names the variable of every bad value, and what it must be', () => {
+    expect(problem({ PORT: '80a80' })).toBe(
+      'bad setting: PORT must be a whole number from 0 to 65535 (got "80a80")',
+    );
+    const several = problem({ OFFLINE_AFTER_SECONDS: '1e3', LOG_LEVEL: 'loud', DB_POOL_SIZE: '0' });
+    expect(several).toMatch(/OFFLINE_AFTER_SECONDS must be a whole number/);
+    expect(several).toMatch(/LOG_LEVEL must be one of fatal, error, warn, info/);
+    expect(several).toMatch(/DB_POOL_SIZE must be a whole number from 1/);
+    expect(problem({ SMS_TRANSPORT: 'carrier-pigeon' })).toMatch(
+      /SMS_TRANSPORT must be console, file:PATH or twilio/,
+    );
+    expect(problem({ SMS_TRANSPORT: 'twilio', TWILIO_FROM: '+1555' })).toMatch(
+      /TWILIO_ACCOUNT_SID is required with SMS_TRANSPORT=twilio; TWILIO_AUTH_TOKEN is required/,
+    );
+  });
+
+  it('never echoes a secret or a database password in the message', () => {
+    const message = problem({
+      DATABASE_URL: 'mysql://u:hunter2@db/x',
+      PICKUP_CODE_SECRET: 'short',
+    });
+    expect(message).toMatch(/DATABASE_URL must be a postgres:\/\/ URL/);
+    expect(message).toMatch(/PICKUP_CODE_SECRET must be at least 16 characters/);
+    expect(message).not.toMatch(/hunter2|short"/);
+  });
+
+  it('refuses the development pickup secret and the console SMS in production', () => {
+    const message = problem({ NODE_ENV: 'production' });
+    expect(message).toMatch(/PICKUP_CODE_SECRET must be set to a secret of your own/);
+    expect(message).toMatch(/SMS_TRANSPORT must not be console with NODE_ENV=production/);
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        PICKUP_CODE_SECRET: 'a-long-production-secret-value',
+        SMS_TRANSPORT: 'file:/var/log/sms.jsonl',
+      }).production,
+    ).toBe(true);
+  });
+});

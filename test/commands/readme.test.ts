@@ -1,0 +1,335 @@
+/**
+ * Every command the README prints, run as printed (placeholders such as ID filled in, the
+ * practice port 4001 swapped for a free one), checked against what the README says it does.
+ * `pnpm start` and `pnpm test` run from a private clone in rootClone.test.ts.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runAdmin } from '@locker/server';
+import { startTestServer, waitFor, type TestStack } from '@locker/server/testing';
+import { PNPM_OWN_COMMANDS, freePort, readmeCommands, shellWords } from './readme';
+
+const commands = readmeCommands();
+
+/** Where each printed command is exercised: this file's tests, by a pattern, or another file. */
+const COVERED: [RegExp, string][] = [
+  [/^pnpm (start|test)( server\/src\/db\/migrate\.test\.ts)?$/, 'rootClone.test.ts'],
+  [/^pnpm serve$/, 'serves both interfaces'],
+  [/^pnpm admin /, 'operator CLI'],
+  [/^pnpm (lint|typecheck)$/, 'lint and typecheck'],
+  [/^pnpm bench$/, 'scripts pnpm does not shadow'],
+  [/^pnpm --filter @locker\/kiosk kiosk /, 'kiosk browser host'],
+  [/^pnpm lockctl /, 'lockctl'],
+];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A printed command line through bash, from the repository root, as a person runs it. */
+function sh(line: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', line], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A long-running printed command; `stop()` is Ctrl+C to its whole process group. */
+function background(line: string, env: Record<string, string>) {
+  const child = spawn('bash', ['-c', `exec ${line}`], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    detached: true,
+  });
+  const output = { text: '' };
+  child.stdout.on('data', (c: Buffer) => (output.text += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output.text += c.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.once('exit', (code, signal) => r({ code, signal })),
+  );
+  return {
+    output,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGINT');
+      return exited;
+    },
+  };
+}
+
+const printed = (pattern: RegExp) => commands.filter((c) => pattern.test(c));
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestServer();
+});
+afterAll(() => stack.close());
+
+describe('the README', () => {
+  it('prints commands, and every one of them is exercised by a test', () => {
+    expect(commands.length).toBeGreaterThan(20);
+    const uncovered = commands.filter((c) => !COVERED.some(([pattern]) => pattern.test(c)));
+    expect(uncovered).toEqual([]);
+  });
+
+  it('names only scripts pnpm runs, none that pnpm shadows with a command of its own', () => {
+    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const scripts = Object.keys(pkg.scripts);
+    expect(scripts.filter((s) => PNPM_OWN_COMMANDS.includes(s))).toEqual([]);
+    for (const command of commands) {
+      const word = shellWords(command)[1]!;
+      if (word === '--filter') continue;
+      expect(scripts, command).toContain(word);
+    }
+  });
+});
+
+describe.concurrent('README commands, run as printed', () => {
+  it('pnpm serve: serves both interfaces until Ctrl+C', { timeout: 90_000 }, async () => {
+    const [line] = printed(/^pnpm serve$/);
+    const port = await freePort();
+    const smsDir = mkdtempSync(path.join(tmpdir(), 'locker-readme-'));
+    const serve = background(line!, {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: stack.databaseUrl,
+      SMS_TRANSPORT: `file:${smsDir}/sms.jsonl`,
+    });
+    try {
+      await waitFor(() => serve.output.text.includes('server listening'), 60_000);
+      const openapi = await fetch(`http://127.0.0.1:${port}/openapi.json`);
+      expect(openapi.status).toBe(200);
+      const terminal = await fetch(`http://127.0.0.1:${port}/terminal/v1/cabinet`);
+      expect(terminal.status).toBe(401);
+      const merchant = await fetch(`http://127.0.0.1:${port}/api/v1/shipments`);
+      expect(merchant.status).toBe(401);
+    } finally {
+      // Ctrl+C reaches pnpm and the server alike: pnpm ends by the signal, the server cleanly.
+      const { code, signal } = await serve.stop();
+      expect(code === 0 || signal === 'SIGINT', serve.output.text).toBe(true);
+    }
+    expect(serve.output.text).toMatch(/"msg":"shutting down"/);
+    await expect(fetch(`http://127.0.0.1:${port}/openapi.json`)).rejects.toThrow();
+  });
+
+  it('pnpm admin: each command does what its comment says', { timeout: 120_000 }, async () => {
+    const env = { DATABASE_URL: stack.databaseUrl };
+    const help = await sh(printed(/^pnpm admin --help$/)[0]!, env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/usage: pnpm admin <command>/);
+    expect(help.stdout).toMatch(/shipment show/);
+
+    const ids: Record<string, string> = {};
+    const fill = (line: string) =>
+      line
+        .replace('--org ID', `--org ${ids.org}`)
+        .replace('--id ID', `--id ${ids.terminal}`)
+        .replace('--tracking NUMBER', `--tracking ${ids.tracking}`);
+    /** The first line through pnpm exactly; the rest through the same entry in-process. */
+    let throughPnpm = true;
+    const admin = async (line: string): Promise<string> => {
+      if (throughPnpm) {
+        throughPnpm = false;
+        const run = await sh(fill(line), env);
+        expect(run.code, run.stderr).toBe(0);
+        return run.stdout;
+      }
+      let stdout = '';
+      let stderr = '';
+      const code = await runAdmin(shellWords(fill(line)).slice(2), {
+        out: (t) => (stdout += t),
+        err: (t) => (stderr += t),
+        env: { ...process.env, ...env },
+      });
+      expect(code, `${line}: ${stderr}`).toBe(0);
+      return stdout;
+    };
+    const json = async (line: string) => {
+      const out = await admin(line);
+      expect(out.trim().split('\n'), line).toHaveLength(1);
+      return JSON.parse(out) as Record<string, any>;
+    };
+    const lines = printed(/^pnpm admin (?!--help)/);
+    const checked = new Set<string>();
+    const expectations: [RegExp, (line: string) => Promise<void>][] = [
+      [
+        /org create/,
+        async (l) => {
+          const org = await json(l);
+          expect(Object.keys(org).sort()).toEqual(['apiKey', 'id', 'name']);
+          ids.org = org.id;
+        },
+      ],
+      [
+        /org list/,
+        async (l) =>
+          void expect((await json(l)).organizations).toContainEqual(
+            expect.objectContaining({ id: ids.org }),
+          ),
+      ],
+      [
+        /org set-webhook/,
+        async (l) =>
+          void expect(Object.keys(await json(l)).sort()).toEqual([
+            'id',
+            'webhookSecret',
+            'webhookUrl',
+          ]),
+      ],
+      [/org rotate-key/, async (l) => void expect((await json(l)).apiKey).toMatch(/^sk_/)],
+      [
+        /station create/,
+        async (l) => {
+          const station = await json(l);
+          expect(station).toMatchObject({ code: 'PR01' });
+          expect(station.doors).toHaveLength(5);
+          ids.stationId = station.id;
+        },
+      ],
+      [
+        /station show .*--table/,
+        async (l) => {
+          const out = await admin(l);
+          expect(out).toMatch(/^code +PR01$/m);
+          expect(out).toMatch(/^doors:\nposition/m);
+          expect(out).toMatch(/^5 +- +- +in_service/m);
+        },
+      ],
+      [/door set/, async (l) => void expect((await json(l)).status).toBe('out_of_service')],
+      [
+        /terminal create/,
+        async (l) => {
+          const terminal = await json(l);
+          expect(terminal).toMatchObject({ stationCode: 'PR01', token: expect.any(String) });
+          ids.terminal = terminal.id;
+        },
+      ],
+      [
+        /terminal list/,
+        async (l) =>
+          void expect((await json(l)).terminals).toContainEqual(
+            expect.objectContaining({ id: ids.terminal, status: 'online', lastHeartbeatAt: null }),
+          ),
+      ],
+      [
+        /terminal set-status/,
+        async (l) => void expect(await json(l)).toEqual({ id: ids.terminal, status: 'disabled' }),
+      ],
+      [
+        /terminal revoke/,
+        async (l) => void expect(await json(l)).toEqual({ id: ids.terminal, revoked: true }),
+      ],
+      [/courier create/, async (l) => void expect(await json(l)).toMatchObject({ number: '1001' })],
+      [
+        /courier list/,
+        async (l) =>
+          void expect((await json(l)).couriers).toContainEqual(
+            expect.objectContaining({ number: '1001', active: true }),
+          ),
+      ],
+      [
+        /courier deactivate/,
+        async (l) => void expect(await json(l)).toEqual({ number: '1001', active: false }),
+      ],
+      [
+        /shipment show/,
+        async (l) => {
+          const shipment = await stack.shipment(ids.org!, ids.stationId!);
+          ids.tracking = shipment.tracking_number;
+          expect(await json(l)).toMatchObject({
+            trackingNumber: shipment.tracking_number,
+            status: 'booked',
+            stationCode: 'PR01',
+          });
+        },
+      ],
+    ];
+    for (const line of lines) {
+      const matching = expectations.filter(([pattern]) => pattern.test(line));
+      expect(matching, line).toHaveLength(1);
+      await matching[0]![1](line);
+      checked.add(line);
+    }
+    expect(checked.size).toBe(expectations.length);
+  });
+
+  it('pnpm lint and pnpm typecheck: run ESLint and tsc', { timeout: 60_000 }, async () => {
+    const [lint, typecheck] = await Promise.all([
+      sh('pnpm lint --version'),
+      sh('pnpm typecheck --version'),
+    ]);
+    expect(lint.stdout).toMatch(/^v\d+\.\d+/m);
+    expect(typecheck.stdout).toMatch(/^Version 5\.\d+/m);
+  });
+
+  it('the kiosk browser host: names the missing configuration file', async () => {
+    const [line] = printed(/^pnpm --filter @locker\/kiosk kiosk /);
+    expect(existsSync('/etc/parcel-locker/kiosk.json')).toBe(false);
+    const run = await sh(line!);
+    expect(run.code).not.toBe(0);
+    expect(run.stdout + run.stderr).toMatch(
+      /configuration file \/etc\/parcel-locker\/kiosk\.json not found/,
+    );
+    expect(run.stdout + run.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('pnpm lockctl: help, ports, and a sentence for a serial port that is not there', async () => {
+    const help = sh(printed(/^pnpm lockctl --help$/)[0]!);
+    const ports = sh(printed(/^pnpm lockctl ports$/)[0]!);
+    const serial = printed(/--port \/dev\/ttyUSB0/);
+    expect(serial.length).toBeGreaterThanOrEqual(9);
+    expect(existsSync('/dev/ttyUSB0')).toBe(false);
+    const runs = await Promise.all(serial.map((line) => sh(line)));
+    expect((await help).stdout + (await help).stderr).toMatch(/lockctl: field diagnostics/);
+    expect((await ports).code).toBe(0);
+    runs.forEach((run, i) => {
+      expect(run.code, serial[i]).not.toBe(0);
+      expect(run.stdout + run.stderr, serial[i]).toMatch(
+        /\/dev\/ttyUSB0 does not exist: is the USB adapter plugged in\?/,
+      );
+      expect(run.stdout + run.stderr, serial[i]).not.toMatch(/^\s+at /m);
+    });
+  });
+
+  it('pnpm lockctl: practise on a simulated cabinet over TCP', { timeout: 90_000 }, async () => {
+    const port = String(await freePort());
+    const onPort = (line: string) => line.replaceAll('4001', port);
+    const [simulate] = printed(/^pnpm lockctl simulate /);
+    const cabinet = background(onPort(simulate!), {});
+    try {
+      const status = await waitFor(async () => {
+        const run = await sh(onPort(printed(/^pnpm lockctl status --tcp/)[0]!));
+        return run.code === 0 ? run : undefined;
+      }, 60_000);
+      const doors = status.stdout.trim().split('\n');
+      expect(doors).toHaveLength(48);
+      expect(doors[16]).toMatch(/^door +17 +closed +empty$/);
+      const open = await sh(onPort(printed(/^pnpm lockctl open --tcp/)[0]!));
+      expect(open.code, open.stderr).toBe(0);
+      expect(open.stdout).toMatch(/door 17 opened \(seen open \d+ ms after the pulse\)/);
+      expect(open.stdout).toMatch(/door 17 was shut empty/);
+    } finally {
+      await cabinet.stop();
+    }
+  });
+});
