@@ -5,7 +5,7 @@ import {
   type BulkItemResult,
 } from '@locker/shared';
 import type { Middleware } from 'koa';
-import type { Sql } from '../db/connect';
+import type { Sql, TransactionSql } from '../db/connect';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { ProblemError } from '../http/problem';
@@ -18,8 +18,11 @@ import type { Shipment } from '@locker/shared';
 // back another, and no transaction holds many idempotency keys at once.
 const CONCURRENCY = 4;
 
+type Unkeyed = <T>(work: (tx: TransactionSql) => Promise<T>) => Promise<T>;
+
 async function createItem(
   sql: Sql,
+  unkeyed: Unkeyed,
   organizationId: string,
   index: number,
   sent: unknown,
@@ -45,7 +48,8 @@ async function createItem(
       ? await idempotently(sql, organizationId, idempotency_key, requestHash(input), (tx) =>
           create(tx, organizationId, input),
         )
-      : { ...(await sql.begin((tx) => create(tx, organizationId, input))), replayed: false };
+      : // Un-keyed items share the call's transaction, each in a savepoint of its own.
+        { ...(await unkeyed((tx) => create(tx, organizationId, input))), replayed: false };
     return {
       index,
       idempotency_key: key,
@@ -80,14 +84,27 @@ export function bulkCreateShipments({ sql }: Services): Middleware {
     );
     const orgId = ctx.state.organization.id;
     const results = new Array<BulkItemResult>(shipments.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < shipments.length) {
-        const index = next++;
-        results[index] = await createItem(sql, orgId, index, shipments[index]);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, shipments.length) }, worker));
+    // One transaction (one commit) for every item without a key: a failing item rolls back
+    // only its own savepoint. Keyed items take their own, as a single create would.
+    await sql.begin(async (shared) => {
+      let queue = Promise.resolve();
+      const unkeyed: Unkeyed = (work) => {
+        const done = queue.then(() => shared.savepoint(work) as Promise<never>);
+        queue = done.then(
+          () => undefined,
+          () => undefined,
+        );
+        return done;
+      };
+      let next = 0;
+      const worker = async () => {
+        while (next < shipments.length) {
+          const index = next++;
+          results[index] = await createItem(sql, unkeyed, orgId, index, shipments[index]);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, shipments.length) }, worker));
+    });
     const failed = results.filter((r) => r.result === 'invalid' || r.result === 'conflict').length;
     const body: BulkCreateResult = {
       results,
