@@ -13,6 +13,7 @@ import { startPoller, type Poller } from './ops/poller';
 import { deliverDue } from './outbox/outbox';
 import { smsChannel } from './sms/channel';
 import { pruneIdempotencyKeys } from './merchant/idempotency';
+import { sendStorageNotices } from './notices/storage';
 import { pruneMerchantRateWindows } from './merchant/rateLimit';
 import { webhookChannel } from './webhooks/channel';
 import {
@@ -84,6 +85,10 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       await pruneRateLimitWindows(sql);
       await pruneMerchantRateWindows(sql);
       await pruneIdempotencyKeys(sql);
+      if ((await sendStorageNotices(sql)) > 0) {
+        sms.nudge();
+        webhooks.nudge();
+      }
       return false;
     }),
   );

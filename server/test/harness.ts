@@ -132,15 +132,15 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
       if (!shipment) throw new Error('station not found');
       return shipment;
     },
-    /** Gives the organization a webhook URL (nothing listens: events stay queued). */
+    /** Gives the organization a webhook endpoint (nothing listens: deliveries stay queued). */
     subscribeWebhooks: (organizationId: string) =>
-      sql`update organizations set webhook_url = 'http://127.0.0.1:9/hook' where id = ${organizationId}`,
-    /** Types of the webhook events queued for a shipment, in order. */
+      sql`insert into webhook_endpoints (organization_id, url, secret)
+          values (${organizationId}, 'http://127.0.0.1:9/hook', 'whsec_dGVzdA==')`,
+    /** Types of the events recorded for a shipment, oldest first. */
     webhookTypesOf: async (shipmentId: string) =>
       (
         await sql<{ type: string }[]>`
-          select payload->>'type' as type from outbox
-           where channel = 'webhook' and shipment_id = ${shipmentId} order by id`
+          select type from events where shipment_id = ${shipmentId} order by seq`
       ).map((row) => row.type),
     /** The pickup code of the SMS sent to `phone`, once the outbox has delivered it. */
     pickupCodeSentTo: (phone: string) =>

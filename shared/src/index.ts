@@ -2,3 +2,4 @@ export * from './common';
 export * from './problem';
 export * from './terminal';
 export * from './merchant';
+export * from './platform';

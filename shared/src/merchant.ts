@@ -143,19 +143,32 @@ export const TrackingSchema = z
   });
 export type Tracking = z.infer<typeof TrackingSchema>;
 
+/** The version of the event catalogue (docs/webhooks.md) every event body names. */
+export const EVENT_API_VERSION = '2026-11-22';
+
 export const WEBHOOK_EVENT_TYPES = [
   'shipment.ready_for_pickup',
   'shipment.collected',
+  'shipment.deposit_cancelled',
+  'shipment.free_storage_ending',
+  'shipment.expiring',
+  'shipment.expired',
+  'return.started',
   'return.deposited',
   'shipment.return_collected',
-  'shipment.deposit_cancelled',
 ] as const;
+export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
+export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
 
-/** Body of a webhook delivery; `id` is the same on every retry of one event. */
+/**
+ * Body of a webhook delivery and of an item of GET /api/v1/events. `id` is the event's
+ * for good (the `webhook-id` header too): the same on every retry and redelivery.
+ */
 export const WebhookEventSchema = z
   .object({
     id: z.guid(),
-    type: z.enum(WEBHOOK_EVENT_TYPES),
+    type: WebhookEventTypeSchema,
+    api_version: z.string(),
     created_at: z.iso.datetime({ offset: true }),
     data: z.object({ shipment: ShipmentSchema }),
   })

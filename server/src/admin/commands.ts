@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Sql } from '../db/connect';
 import { hashSecret, newSecret } from '../domain/secrets';
+import { createEndpoint, webhookUrlProblem } from '../webhooks/endpoints';
 import { parseDoorSpec, type DoorSpec } from './doorSpec';
 
 /** A failure the operator can act on: printed as is, without a stack. */
@@ -22,16 +23,13 @@ export async function createOrganization(sql: Sql, name: string) {
   });
 }
 
+/** Adds a webhook endpoint (Standard Webhooks); its secret is printed once, here. */
 export async function setOrganizationWebhook(sql: Sql, orgId: string, url: string) {
-  const parsed = URL.canParse(url) ? new URL(url) : undefined;
-  if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
-    throw new AdminError('--url must be an http(s) URL');
-  }
-  const webhookSecret = newSecret('whsec');
-  const [org] = await sql<{ id: string }[]>`
-    update organizations set webhook_url = ${url}, webhook_secret = ${webhookSecret}
-     where id = ${orgId} returning id`;
-  return { id: one(org, 'organization').id, webhookUrl: url, webhookSecret };
+  const problem = webhookUrlProblem(url);
+  if (problem) throw new AdminError(`--url ${problem}`);
+  const [org] = await sql<{ id: string }[]>`select id from organizations where id = ${orgId}`;
+  const endpoint = await createEndpoint(sql, one(org, 'organization').id, { url });
+  return { id: orgId, endpointId: endpoint.id, webhookUrl: url, webhookSecret: endpoint.secret };
 }
 
 /** A new key; every earlier key of the organization stops working at once. */
@@ -58,6 +56,23 @@ export interface StationInput {
   freeStorageHours?: number | undefined;
   /** Hours after deposit until an uncollected parcel expires; at least a week by default. */
   maxStorageHours?: number | undefined;
+  /** The recipient is reminded this long before free storage ends (24 when it fits). */
+  freeStorageReminderHours?: number | undefined;
+  /** The recipient is reminded this long before the parcel expires (24 when it fits). */
+  expiryReminderHours?: number | undefined;
+}
+
+const DEFAULT_REMINDER_HOURS = 24;
+
+/** A reminder's lead time: inside its window, or none when the default does not fit. */
+function reminderHours(given: number | undefined, window: number, option: string): number | null {
+  if (given === undefined) return DEFAULT_REMINDER_HOURS < window ? DEFAULT_REMINDER_HOURS : null;
+  if (given >= window) {
+    throw new AdminError(
+      `--${option} (${given}) must be less than the ${window} hours it reminds of`,
+    );
+  }
+  return given;
 }
 
 const DEFAULT_FREE_STORAGE_HOURS = 72;
@@ -95,12 +110,22 @@ export async function createStation(sql: Sql, input: StationInput) {
     throw new AdminError((error as Error).message);
   }
   const storage = storageHours(input);
+  const reminders = {
+    free: reminderHours(
+      input.freeStorageReminderHours,
+      storage.free,
+      'free-storage-reminder-hours',
+    ),
+    expiry: reminderHours(input.expiryReminderHours, storage.max, 'expiry-reminder-hours'),
+  };
   return sql.begin(async (tx) => {
     const [station] = await tx<{ id: string; code: string; name: string; cabinet_sn: string }[]>`
       insert into stations (code, name, cabinet_sn, support_phone, idle_timeout_seconds,
-                            free_storage_hours, max_storage_hours)
+                            free_storage_hours, max_storage_hours,
+                            free_storage_reminder_hours, expiry_reminder_hours)
       values (${input.code}, ${input.name}, ${input.cabinetSn ?? input.code}, ${phone},
-              ${input.idleTimeoutSeconds ?? 60}, ${storage.free}, ${storage.max})
+              ${input.idleTimeoutSeconds ?? 60}, ${storage.free}, ${storage.max},
+              ${reminders.free}, ${reminders.expiry})
       returning id, code, name, cabinet_sn`;
     const created = one(station, 'station');
     await tx`

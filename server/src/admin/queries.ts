@@ -14,16 +14,18 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export async function listOrganizations(sql: Sql) {
   const rows = await sql<
-    { id: string; name: string; webhook_url: string | null; keys: number; created_at: Date }[]
+    { id: string; name: string; webhook_urls: string[]; keys: number; created_at: Date }[]
   >`
-    select o.id, o.name, o.webhook_url, o.created_at,
+    select o.id, o.name, o.created_at,
+           array(select w.url from webhook_endpoints w where w.organization_id = o.id
+                  order by w.created_at) as webhook_urls,
            (select count(*)::int from api_keys k where k.organization_id = o.id and k.revoked_at is null) as keys
       from organizations o order by o.created_at, o.name`;
   return {
     organizations: rows.map((o) => ({
       id: o.id,
       name: o.name,
-      webhookUrl: o.webhook_url,
+      webhookUrls: o.webhook_urls,
       activeApiKeys: o.keys,
       createdAt: iso(o.created_at),
     })),
@@ -35,14 +37,17 @@ export async function showOrganization(sql: Sql, id: string) {
     {
       id: string;
       name: string;
-      webhook_url: string | null;
+      endpoints: { id: string; url: string; disabled_at: string | null }[];
       return_window_days: number;
       keys: number;
       shipments: number;
       created_at: Date;
     }[]
   >`
-    select o.id, o.name, o.webhook_url, o.return_window_days, o.created_at,
+    select o.id, o.name, o.return_window_days, o.created_at,
+           (select coalesce(json_agg(json_build_object('id', w.id, 'url', w.url, 'disabled_at', w.disabled_at)
+                                     order by w.created_at), '[]')
+              from webhook_endpoints w where w.organization_id = o.id) as endpoints,
            (select count(*)::int from api_keys k where k.organization_id = o.id and k.revoked_at is null) as keys,
            (select count(*)::int from shipments s where s.organization_id = o.id) as shipments
       from organizations o where o.id = ${id}`;
@@ -50,7 +55,11 @@ export async function showOrganization(sql: Sql, id: string) {
   return {
     id: o.id,
     name: o.name,
-    webhookUrl: o.webhook_url,
+    webhookEndpoints: o.endpoints.map((w) => ({
+      id: w.id,
+      url: w.url,
+      status: w.disabled_at ? 'disabled' : 'enabled',
+    })),
     returnWindowDays: o.return_window_days,
     activeApiKeys: o.keys,
     shipments: o.shipments,

@@ -5,6 +5,7 @@
 import type { Sql } from '../db/connect';
 import * as admin from './commands';
 import * as query from './queries';
+import { createSandboxOrganization } from '../sandbox/provision';
 
 export interface OptionSpec {
   name: string;
@@ -79,14 +80,15 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'org list',
     summary: 'every organization',
-    prints: '{"organizations":[{"id","name","webhookUrl","activeApiKeys","createdAt"}]}',
+    prints: '{"organizations":[{"id","name","webhookUrls","activeApiKeys","createdAt"}]}',
     options: [],
     run: (sql) => query.listOrganizations(sql),
   },
   {
     name: 'org show',
     summary: 'one organization',
-    prints: '{"id","name","webhookUrl","returnWindowDays","activeApiKeys","shipments","createdAt"}',
+    prints:
+      '{"id","name","webhookEndpoints":[{"id","url","status"}],"returnWindowDays","activeApiKeys","shipments","createdAt"}',
     options: [ORG],
     run: (sql, o) => query.showOrganization(sql, id(o, 'org', 'pnpm admin org list')),
   },
@@ -98,9 +100,17 @@ export const COMMANDS: CommandSpec[] = [
     run: (sql, o) => admin.createOrganization(sql, got(o, 'name')),
   },
   {
+    name: 'org create-sandbox',
+    summary:
+      'a sandbox organization: its API key ships only to its own simulated station; nothing reaches a real locker or phone',
+    prints: '{"id","name","apiKey","sandbox","stations":[{"id","code","name"}]}',
+    options: [{ name: 'name', value: 'NAME', help: 'its name', required: true }],
+    run: (sql, o) => createSandboxOrganization(sql, got(o, 'name')),
+  },
+  {
     name: 'org set-webhook',
-    summary: 'where its webhooks go; a new signing secret, printed once',
-    prints: '{"id","webhookUrl","webhookSecret"}',
+    summary: 'adds a webhook endpoint (Standard Webhooks); its signing secret, printed once',
+    prints: '{"id","endpointId","webhookUrl","webhookSecret"}',
     options: [ORG, { name: 'url', value: 'URL', help: 'an http(s) URL', required: true }],
     run: (sql, o) =>
       admin.setOrganizationWebhook(sql, id(o, 'org', 'pnpm admin org list'), got(o, 'url')),
@@ -153,6 +163,16 @@ export const COMMANDS: CommandSpec[] = [
         value: 'HOURS',
         help: 'then the parcel expires and goes back with the courier (168)',
       },
+      {
+        name: 'free-storage-reminder-hours',
+        value: 'HOURS',
+        help: 'SMS the recipient this long before free storage ends (24, if it fits)',
+      },
+      {
+        name: 'expiry-reminder-hours',
+        value: 'HOURS',
+        help: 'SMS the recipient this long before the parcel expires (24, if it fits)',
+      },
     ],
     run: (sql, o) =>
       admin.createStation(sql, {
@@ -164,6 +184,8 @@ export const COMMANDS: CommandSpec[] = [
         idleTimeoutSeconds: positiveInt(o, 'idle-timeout'),
         freeStorageHours: positiveInt(o, 'free-storage-hours'),
         maxStorageHours: positiveInt(o, 'max-storage-hours'),
+        freeStorageReminderHours: positiveInt(o, 'free-storage-reminder-hours'),
+        expiryReminderHours: positiveInt(o, 'expiry-reminder-hours'),
       }),
   },
   {

@@ -40,6 +40,12 @@ export interface ReportedEvent {
  * is logged with the terminal, and above 5 minutes raises an operator alert (at most one
  * per terminal an hour). Call inside the transaction, before recording the event.
  */
+/** The terminal that reported an event, for the clock-skew note. */
+export interface Reporter {
+  log: Logger;
+  terminalId: string;
+}
+
 export async function noteClockSkew(
   tx: TransactionSql,
   log: Logger,

@@ -30,14 +30,20 @@ export interface ShipmentRow {
 /**
  * Registers a shipment for `organizationId`: status `booked` (the trigger records the
  * first tracking event) and a fresh tracking number. Answers undefined when the
- * destination station does not exist. Works inside the caller's transaction.
+ * destination station does not exist (for this organization: a sandbox's
+ * stations are its own). Works inside the caller's transaction.
  */
 export async function registerShipment(
   db: Sql | TransactionSql,
   organizationId: string,
   input: NewShipment,
 ): Promise<ShipmentRow | undefined> {
-  const [station] = await db`select id from stations where id = ${input.destinationStationId}`;
+  // A sandbox organization ships only to its own simulated stations, everyone else only to
+  // real ones: to either, the other kind does not exist.
+  const [station] = await db`
+    select s.id from stations s, organizations o
+     where s.id = ${input.destinationStationId} and o.id = ${organizationId}
+       and s.sandbox_organization_id is not distinct from (case when o.sandbox then o.id end)`;
   if (!station) return undefined;
   for (;;) {
     // 9 * 10^11 numbers make a clash rare; draw again rather than fail the merchant.

@@ -7,10 +7,14 @@ import PDFDocument from 'pdfkit';
 import type { ShipmentView } from './presenter';
 
 const MM = 72 / 25.4;
-const WIDTH = 100 * MM;
-const HEIGHT = 150 * MM;
 const MARGIN = 5 * MM;
-const INNER = WIDTH - 2 * MARGIN;
+
+/** Page sizes in mm: the spec's 100x150 thermal label, and A6 for office printers. */
+export const PDF_PAGES = {
+  pdf: { width: 100, height: 150 },
+  'pdf-a6': { width: 105, height: 148 },
+} as const;
+export type PdfPage = keyof typeof PDF_PAGES;
 
 // The PDF standard fonts are WinAnsi only: no č, ć, đ (Serbian) nor ğ, ı, ş (Turkish).
 // DejaVu covers every recipient language. Parsing a TrueType file costs ~13 ms, so each
@@ -53,15 +57,23 @@ function drawBarcode(
 function rule(doc: PDFKit.PDFDocument, y: number): void {
   doc
     .moveTo(MARGIN, y)
-    .lineTo(WIDTH - MARGIN, y)
+    .lineTo(doc.page.width - MARGIN, y)
     .lineWidth(1)
     .stroke('#000');
 }
 
-/** The 100x150 mm thermal label as a PDF: destination, door size, recipient, barcode. */
-export function renderLabel({ shipment, senderName }: LabelFacts): Promise<Buffer> {
+/**
+ * The label as a PDF: destination, door size, recipient, barcode. The layout is laid out
+ * from the top in mm and fits both pages (A6 is 5 mm wider and 2 mm shorter).
+ */
+export function renderLabel(
+  { shipment, senderName }: LabelFacts,
+  page: PdfPage = 'pdf',
+): Promise<Buffer> {
+  const WIDTH = PDF_PAGES[page].width * MM;
+  const INNER = WIDTH - 2 * MARGIN;
   const doc = new PDFDocument({
-    size: [WIDTH, HEIGHT],
+    size: [WIDTH, PDF_PAGES[page].height * MM],
     margin: 0,
     info: { Title: `Label ${shipment.tracking_number}`, Producer: 'Parcel Locker' },
   });

@@ -1,21 +1,20 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
 import type { Services } from '../domain/services';
 import { authenticateOrganization } from './auth';
-import { renderLabel } from './label';
+import { bulkCreateShipments } from './bulk';
+import { listEvents, redeliverEvent } from './events';
+import { label } from './labelRoute';
 import { merchantRateLimit } from './rateLimit';
-import { createShipment, getShipment, listShipments, ownShipment } from './shipments';
+import { createShipment, getShipment, listShipments } from './shipments';
+import { advanceSandboxShipment, sandboxStations } from '../sandbox/routes';
 import { track } from './tracking';
-
-function label(services: Services): Middleware {
-  return async (ctx) => {
-    const { id } = ctx.params as { id?: string };
-    const shipment = await ownShipment(services, ctx.state.organization.id, id);
-    ctx.type = 'application/pdf';
-    ctx.set('Content-Disposition', `inline; filename="label-${shipment.tracking_number}.pdf"`);
-    ctx.body = await renderLabel({ shipment, senderName: ctx.state.organization.name });
-  };
-}
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  enableWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateWebhookSecret,
+} from './webhookEndpoints';
 
 /** Part B of the interface: authenticate, limit, handle; all scoped to the key's organization. */
 export function merchantRouter(services: Services): Router {
@@ -26,9 +25,19 @@ export function merchantRouter(services: Services): Router {
     merchantRateLimit(sql, config.merchantRequestsPerMinute),
   ];
   router.post('/shipments', ...guard, createShipment(services));
+  router.post('/shipments/bulk', ...guard, bulkCreateShipments(services));
   router.get('/shipments', ...guard, listShipments(services));
   router.get('/shipments/:id', ...guard, getShipment(services));
   router.get('/shipments/:id/label', ...guard, label(services));
   router.get('/track/:trackingNumber', ...guard, track(services));
+  router.get('/events', ...guard, listEvents(services));
+  router.post('/events/:id/redeliver', ...guard, redeliverEvent(services));
+  router.post('/webhooks', ...guard, createWebhookEndpoint(services));
+  router.get('/webhooks', ...guard, listWebhookEndpoints(services));
+  router.post('/webhooks/:id/rotate-secret', ...guard, rotateWebhookSecret(services));
+  router.post('/webhooks/:id/enable', ...guard, enableWebhookEndpoint(services));
+  router.delete('/webhooks/:id', ...guard, deleteWebhookEndpoint(services));
+  router.get('/sandbox/stations', ...guard, sandboxStations(services));
+  router.post('/sandbox/shipments/:id/advance', ...guard, advanceSandboxShipment(services));
   return router;
 }

@@ -18,7 +18,8 @@ import { presentShipment, shipmentColumns, shipmentView, type ShipmentView } fro
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-async function create(
+/** Registers one shipment in the caller's transaction; 422 for a station that does not exist. */
+export async function create(
   tx: TransactionSql,
   organizationId: string,
   input: CreateShipmentRequest,

@@ -32,6 +32,7 @@ import {
   type ZodOpenApiOperationObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
+import { platformPaths } from './platform';
 
 const Problem = ProblemSchema.meta({ id: 'Problem' });
 
@@ -220,15 +221,25 @@ export function openApiDocument() {
       '/api/v1/shipments/{id}/label': {
         get: {
           tags: ['merchant'],
-          summary: '100x150 mm thermal label with a Code 128 barcode of the tracking number',
+          summary:
+            'Label with a Code 128 barcode of the tracking number: pdf (100x150 mm, default), pdf-a6, or zpl for 203/300 dpi thermal printers',
           security: [{ apiKey: [] }],
-          requestParams: { path: ShipmentId },
+          requestParams: {
+            path: ShipmentId,
+            query: z.object({
+              format: z.enum(['pdf', 'pdf-a6', 'zpl']).optional(),
+              dpi: z.enum(['203', '300']).optional(),
+            }),
+          },
           responses: {
             '200': {
-              description: 'PDF',
-              content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } },
+              description: 'The label',
+              content: {
+                'application/pdf': { schema: z.string().meta({ format: 'binary' }) },
+                'application/zpl': { schema: z.string() },
+              },
             },
-            ...problems(401, 404, 429),
+            ...problems(401, 404, 422, 429),
           },
         },
       },
@@ -241,11 +252,13 @@ export function openApiDocument() {
           responses: { '200': json(TrackingSchema, 'OK'), ...problems(401, 404, 429) },
         },
       },
+      ...platformPaths(json, problems),
     },
     webhooks: {
       event: {
         post: {
-          summary: 'Delivered to the organization webhook URL, signed (docs/webhooks.md)',
+          summary:
+            'Delivered to each enabled webhook endpoint, signed the Standard Webhooks way: webhook-id, webhook-timestamp, webhook-signature (docs/webhooks.md)',
           requestBody: { content: { 'application/json': { schema: WebhookEventSchema } } },
           responses: { '200': { description: 'Any 2xx acknowledges the event' } },
         },

@@ -13,14 +13,34 @@ export interface OutboxMessage<P> {
 
 /** Queued in the caller's transaction: the message exists exactly when what caused it does. */
 export async function enqueue(
-  tx: TransactionSql,
+  tx: Sql | TransactionSql,
   channel: Channel,
   payload: object,
-  refs: { organizationId?: string | null; shipmentId?: string | null } = {},
+  refs: {
+    organizationId?: string | null;
+    shipmentId?: string | null;
+    /** Kept for the record but never sent, for this reason (e.g. a sandbox's SMS). */
+    setAside?: string;
+  } = {},
 ): Promise<void> {
+  const aside = refs.setAside ?? null;
   await tx`
-    insert into outbox (channel, organization_id, shipment_id, payload)
-    values (${channel}, ${refs.organizationId ?? null}, ${refs.shipmentId ?? null}, ${tx.json(payload as never)})`;
+    insert into outbox (channel, organization_id, shipment_id, payload, failed_at, last_error)
+    values (${channel}, ${refs.organizationId ?? null}, ${refs.shipmentId ?? null}, ${tx.json(payload as never)},
+            case when ${aside}::text is null then null else now() end, ${aside})`;
+}
+
+/**
+ * A failed delivery that says when (or whether) to try again: `retryAfterSeconds` overrides
+ * the schedule (the receiver's Retry-After); `permanent` sets the message aside at once.
+ */
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly options: { retryAfterSeconds?: number; permanent?: boolean } = {},
+  ) {
+    super(message);
+  }
 }
 
 export interface ChannelPolicy<P> {
@@ -31,8 +51,10 @@ export interface ChannelPolicy<P> {
   afterDelivery?: (payload: P) => P;
   /** Attempts after which the message is set aside as failed and an alert raised. */
   maxAttempts: number;
-  /** Longest wait between attempts. */
+  /** Longest wait between attempts (exponential backoff), unless `retryDelaySeconds` says. */
   maxBackoffSeconds: number;
+  /** The wait after failed attempt number `attempt`, when the channel has its own schedule. */
+  retryDelaySeconds?: (attempt: number) => number;
 }
 
 // A claimed message is invisible to other workers for this long; a worker that dies while
@@ -93,6 +115,12 @@ async function deliverOne<P>(
       attempt: message.attempts,
       reason,
     };
+    const options = error instanceof DeliveryError ? error.options : {};
+    if (options.permanent) {
+      log.warn(context, 'message set aside: the receiver will not take it');
+      await sql`update outbox set failed_at = now(), last_error = ${reason} where id = ${message.id}`;
+      return;
+    }
     if (message.attempts >= policy.maxAttempts) {
       log.error(
         { ...context, alert: 'outbox_gave_up' },
@@ -107,9 +135,13 @@ async function deliverOne<P>(
       return;
     }
     log.warn(context, 'message not delivered; will retry');
+    const delay =
+      options.retryAfterSeconds ??
+      policy.retryDelaySeconds?.(message.attempts) ??
+      backoffSeconds(message.attempts, policy.maxBackoffSeconds);
     await sql`
       update outbox
-         set next_attempt_at = now() + make_interval(secs => ${backoffSeconds(message.attempts, policy.maxBackoffSeconds)}),
+         set next_attempt_at = now() + make_interval(secs => ${delay}),
              last_error = ${reason}
        where id = ${message.id}`;
   }

@@ -17,7 +17,14 @@ export async function queueSms(
   shipmentId: string,
   sms: QueuedSms,
 ): Promise<void> {
-  await enqueue(tx, 'sms', sms, { shipmentId });
+  // A sandbox's recipients are made up, or worse, real people: nothing is ever sent.
+  const [sandbox] = await tx`
+    select 1 from shipments sh join organizations o on o.id = sh.organization_id
+     where sh.id = ${shipmentId} and o.sandbox`;
+  await enqueue(tx, 'sms', sms, {
+    shipmentId,
+    ...(sandbox ? { setAside: 'sandbox: never sent' } : {}),
+  });
 }
 
 /**

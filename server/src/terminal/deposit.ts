@@ -9,19 +9,18 @@ import {
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
 import { activeCourier } from '../domain/couriers';
-import { eventTime, noteClockSkew } from '../domain/occurredAt';
-import type { Logger } from '../logger';
+import { eventTime, noteClockSkew, type Reporter } from '../domain/occurredAt';
 import { firstNameOf } from '../domain/people';
 import { newPickupCode, pickupCodeHash } from '../domain/secrets';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
+import { transaction } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { queueSms } from '../sms/channel';
 import { pickupSms } from '../sms/texts';
 import { queueWebhookEvent } from '../webhooks/events';
-import { transaction } from '../db/transaction';
 import { stationOf, type TerminalStation } from './auth';
 import { lockStation, smallestFreeDoor } from './doorAssignment';
 
@@ -61,7 +60,7 @@ async function uniquePickupCode(tx: TransactionSql, secret: string, stationId: s
   }
 }
 
-type DepositOutcome =
+export type DepositOutcome =
   | { kind: 'deposited'; door: number; trackingNumber: string }
   | { kind: 'courier_not_verified' }
   | { kind: 'not_found' }
@@ -73,10 +72,29 @@ async function depositParcel(
   station: TerminalStation,
   request: { courierNo: string; trackingNumber: string },
   at: Date,
-  reporter: { log: Logger; terminalId: string },
+  reporter: Reporter,
 ): Promise<DepositOutcome> {
   const courier = await activeCourier(tx, request.courierNo);
   if (!courier) return { kind: 'courier_not_verified' };
+  return placeParcel(tx, services, station, courier.id, request.trackingNumber, at, reporter);
+}
+
+/**
+ * The deposit itself, once the courier is known (null: the sandbox's simulated courier).
+ * Shared with the sandbox, so a simulated deposit is exactly a kiosk's.
+ */
+export async function placeParcel(
+  tx: TransactionSql,
+  services: Services,
+  station: TerminalStation,
+  courierId: string | null,
+  trackingNumber: string,
+  at: Date,
+  /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
+  reporter?: Reporter,
+): Promise<DepositOutcome> {
+  const request = { trackingNumber };
+  const courier = { id: courierId };
   await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
   const [parcel] = await tx<AwaitingDeposit[]>`
     select id, tracking_number, parcel_size, recipient_name, recipient_phone, recipient_language
@@ -89,12 +107,13 @@ async function depositParcel(
   const door = await smallestFreeDoor(tx, station.id, parcel.parcel_size);
   if (!door) return { kind: 'cabinet_full', size: parcel.parcel_size };
 
-  await noteClockSkew(tx, reporter.log, {
-    shipmentId: parcel.id,
-    at,
-    terminalId: reporter.terminalId,
-    stationId: station.id,
-  });
+  if (reporter)
+    await noteClockSkew(tx, reporter.log, {
+      shipmentId: parcel.id,
+      at,
+      terminalId: reporter.terminalId,
+      stationId: station.id,
+    });
   const { code, hash } = await uniquePickupCode(tx, services.config.pickupCodeSecret, station.id);
   await tx`
     update shipments

@@ -5,8 +5,9 @@ import {
   type PickupResponse,
 } from '@locker/shared';
 import type { Middleware } from 'koa';
+import type { TransactionSql } from '../db/connect';
 import type { Services } from '../domain/services';
-import { eventTime, noteClockSkew } from '../domain/occurredAt';
+import { eventTime, noteClockSkew, type Reporter } from '../domain/occurredAt';
 import { pickupCodeHash } from '../domain/secrets';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
@@ -54,33 +55,12 @@ export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middlewar
     const request = validate(DoorConfirmRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const found = await transaction(sql, async (tx) => {
-      await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
-      const [shipment] = await tx<{ id: string }[]>`
-        select id from shipments
-         where id = ${request.shipmentId}
-           and destination_station_id = ${station.id}
-           and status = 'ready_for_pickup'
-         for update`;
-      if (!shipment || !request.collected) return Boolean(shipment);
-      await noteClockSkew(tx, ctx.state.log, {
-        shipmentId: shipment.id,
-        at,
+    const found = await transaction(sql, (tx) =>
+      recordPickupOutcome(tx, station, request.shipmentId, request.collected, at, {
+        log: ctx.state.log,
         terminalId: ctx.state.terminal.id,
-        stationId: station.id,
-      });
-      // Free storage runs from the deposit, never from before the booking, and a
-      // collection reported before either is not late: no negative time is counted.
-      await tx`
-        update shipments
-           set status = 'collected', status_at = ${at}, collected_at = ${at},
-               collected_late = ${at} > greatest(deposited_at, created_at) + make_interval(hours => ${station.freeStorageHours}),
-               pickup_code_hash = null, updated_at = now()
-         where id = ${shipment.id}`;
-      await tx`delete from door_occupancy where shipment_id = ${shipment.id}`;
-      await queueWebhookEvent(tx, shipment.id, 'shipment.collected');
-      return true;
-    });
+      }),
+    );
     if (!found)
       throw problem.notFound('No parcel awaiting collection has that id at this station.');
     if (request.collected) {
@@ -90,4 +70,45 @@ export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middlewar
     const body: OkResponse = { ok: true };
     ctx.body = body;
   };
+}
+
+/**
+ * The outcome of a pickup in the caller's transaction; false when no parcel awaiting
+ * collection has that id at the station. Shared with the sandbox.
+ */
+export async function recordPickupOutcome(
+  tx: TransactionSql,
+  station: { id: string; freeStorageHours: number },
+  shipmentId: string,
+  collected: boolean,
+  at: Date,
+  /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
+  reporter?: Reporter,
+): Promise<boolean> {
+  await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
+  const [shipment] = await tx<{ id: string }[]>`
+    select id from shipments
+     where id = ${shipmentId}
+       and destination_station_id = ${station.id}
+       and status = 'ready_for_pickup'
+     for update`;
+  if (!shipment || !collected) return Boolean(shipment);
+  if (reporter)
+    await noteClockSkew(tx, reporter.log, {
+      shipmentId: shipment.id,
+      at,
+      terminalId: reporter.terminalId,
+      stationId: station.id,
+    });
+  // Free storage runs from the deposit, never from before the booking, and a collection
+  // reported before either is not late: no negative time is counted.
+  await tx`
+    update shipments
+       set status = 'collected', status_at = ${at}, collected_at = ${at},
+           collected_late = ${at} > greatest(deposited_at, created_at) + make_interval(hours => ${station.freeStorageHours}),
+           pickup_code_hash = null, updated_at = now()
+     where id = ${shipment.id}`;
+  await tx`delete from door_occupancy where shipment_id = ${shipment.id}`;
+  await queueWebhookEvent(tx, shipment.id, 'shipment.collected');
+  return true;
 }

@@ -7,7 +7,7 @@ import {
 import type { Middleware } from 'koa';
 import type { Sql, TransactionSql } from '../db/connect';
 import { requireCourier } from '../domain/couriers';
-import { eventTime, noteClockSkew } from '../domain/occurredAt';
+import { eventTime, noteClockSkew, type Reporter } from '../domain/occurredAt';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
@@ -58,32 +58,12 @@ export function returnCollected({ sql, cabinetChanged }: Services): Middleware {
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     await requireCourier(sql, request.courierNo);
-    const found = await transaction(sql, async (tx) => {
-      await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
-      const [taken] = await tx<{ return_id: string | null; shipment_id: string }[]>`
-        delete from door_occupancy o
-         using shipments sh, stations s
-         where o.shipment_id = sh.id and s.id = o.station_id and o.station_id = ${station.id}
-           and sh.tracking_number = ${request.trackingNumber} and ${takeable(tx, at)}
-        returning o.return_id, o.shipment_id`;
-      if (!taken) return false;
-      await noteClockSkew(tx, ctx.state.log, {
-        shipmentId: taken.shipment_id,
-        at,
+    const found = await transaction(sql, (tx) =>
+      takeOutForCourier(tx, station.id, request.trackingNumber, at, {
+        log: ctx.state.log,
         terminalId: ctx.state.terminal.id,
-        stationId: station.id,
-      });
-      if (taken.return_id) {
-        await tx`update returns set status = 'collected', collected_at = ${at} where id = ${taken.return_id}`;
-      }
-      await tx`
-        update shipments
-           set status = 'return_collected', status_at = ${at}, pickup_code_hash = null,
-               updated_at = now()
-         where id = ${taken.shipment_id}`;
-      await queueWebhookEvent(tx, taken.shipment_id, 'shipment.return_collected');
-      return true;
-    });
+      }),
+    );
     if (!found)
       throw problem.notFound(
         'No deposited return or expired parcel has that tracking number at this station.',
@@ -92,4 +72,44 @@ export function returnCollected({ sql, cabinetChanged }: Services): Middleware {
     const body: OkResponse = { ok: true };
     ctx.body = body;
   };
+}
+
+/**
+ * A deposited return or an expired delivery leaves with the merchant's courier, in the
+ * caller's transaction; false when none has that tracking number at the station. Shared
+ * with the sandbox.
+ */
+export async function takeOutForCourier(
+  tx: TransactionSql,
+  stationId: string,
+  trackingNumber: string,
+  at: Date,
+  /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
+  reporter?: Reporter,
+): Promise<boolean> {
+  await lockStation(tx, stationId); // the lock order: station first (doorAssignment.ts)
+  const [taken] = await tx<{ return_id: string | null; shipment_id: string }[]>`
+    delete from door_occupancy o
+     using shipments sh, stations s
+     where o.shipment_id = sh.id and s.id = o.station_id and o.station_id = ${stationId}
+       and sh.tracking_number = ${trackingNumber} and ${takeable(tx, at)}
+    returning o.return_id, o.shipment_id`;
+  if (!taken) return false;
+  if (reporter)
+    await noteClockSkew(tx, reporter.log, {
+      shipmentId: taken.shipment_id,
+      at,
+      terminalId: reporter.terminalId,
+      stationId,
+    });
+  if (taken.return_id) {
+    await tx`update returns set status = 'collected', collected_at = ${at} where id = ${taken.return_id}`;
+  }
+  await tx`
+    update shipments
+       set status = 'return_collected', status_at = ${at}, pickup_code_hash = null,
+           updated_at = now()
+     where id = ${taken.shipment_id}`;
+  await queueWebhookEvent(tx, taken.shipment_id, 'shipment.return_collected');
+  return true;
 }

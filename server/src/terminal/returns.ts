@@ -7,14 +7,14 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
-import { eventTime, noteClockSkew } from '../domain/occurredAt';
+import { eventTime, noteClockSkew, type Reporter } from '../domain/occurredAt';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
+import { transaction } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { queueWebhookEvent } from '../webhooks/events';
-import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
 import { lockStation, smallestFreeDoor } from './doorAssignment';
 
@@ -29,7 +29,7 @@ interface ReturnCandidate {
   held_position: number | null;
 }
 
-type ReturnOutcome =
+export type ReturnOutcome =
   | { kind: 'held'; door: number; trackingNumber: string; returnId: string }
   | { kind: 'not_found' }
   | { kind: 'cabinet_full'; size: Size };
@@ -44,10 +44,12 @@ async function openReturn(tx: TransactionSql, stationId: string, c: ReturnCandid
   await tx`
     update shipments set status = 'return_started', status_at = now(), updated_at = now()
      where id = ${c.shipment_id}`;
+  await queueWebhookEvent(tx, c.shipment_id, 'return.started');
   return created?.id;
 }
 
-async function startReturn(
+/** Starts or resumes a return and holds a door; shared with the sandbox. */
+export async function startReturn(
   tx: TransactionSql,
   stationId: string,
   trackingNumber: string,
@@ -123,38 +125,60 @@ export function confirmReturnRoute({ sql, cabinetChanged, nudge }: Services): Mi
     const request = validate(ReturnConfirmRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const found = await transaction(sql, async (tx) => {
-      await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
-      const [held] = await tx<{ id: string; shipment_id: string; door_id: string }[]>`
-        select r.id, r.shipment_id, o.door_id
-          from returns r
-          join door_occupancy o on o.return_id = r.id and o.kind = 'return_hold'
-         where r.id = ${request.returnId} and r.station_id = ${station.id} and r.status = 'open'
-         for update of r`;
-      if (!held) return false;
-      if (!request.deposited) {
-        await tx`delete from door_occupancy where door_id = ${held.door_id}`;
-        return true;
-      }
-      await noteClockSkew(tx, ctx.state.log, {
-        shipmentId: held.shipment_id,
-        at,
+    const found = await transaction(sql, (tx) =>
+      recordReturnOutcome(tx, station.id, request.returnId, request.deposited, at, {
+        log: ctx.state.log,
         terminalId: ctx.state.terminal.id,
-        stationId: station.id,
-      });
-      await tx`update returns set status = 'deposited', deposited_at = ${at} where id = ${held.id}`;
-      await tx`update door_occupancy set kind = 'return', since = ${at} where door_id = ${held.door_id}`;
-      await tx`
-        update shipments set status = 'returned_to_locker', status_at = ${at}, updated_at = now()
-         where id = ${held.shipment_id}`;
-      // The spec's "merchant notified".
-      await queueWebhookEvent(tx, held.shipment_id, 'return.deposited');
-      return true;
-    });
+      }),
+    );
     if (!found) throw problem.notFound('No return awaiting deposit has that id at this station.');
     await cabinetChanged(station.id);
     if (request.deposited) nudge.webhooks();
     const body: OkResponse = { ok: true };
     ctx.body = body;
   };
+}
+
+/**
+ * The outcome of a return in the caller's transaction; false when no return awaiting
+ * deposit has that id at the station. Shared with the sandbox.
+ */
+export async function recordReturnOutcome(
+  tx: TransactionSql,
+  stationId: string,
+  returnId: string,
+  deposited: boolean,
+  at: Date,
+  /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
+  reporter?: Reporter,
+): Promise<boolean> {
+  const request = { returnId, deposited };
+  const station = { id: stationId };
+  await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
+  const [held] = await tx<{ id: string; shipment_id: string; door_id: string }[]>`
+        select r.id, r.shipment_id, o.door_id
+          from returns r
+          join door_occupancy o on o.return_id = r.id and o.kind = 'return_hold'
+         where r.id = ${request.returnId} and r.station_id = ${station.id} and r.status = 'open'
+         for update of r`;
+  if (!held) return false;
+  if (!request.deposited) {
+    await tx`delete from door_occupancy where door_id = ${held.door_id}`;
+    return true;
+  }
+  if (reporter)
+    await noteClockSkew(tx, reporter.log, {
+      shipmentId: held.shipment_id,
+      at,
+      terminalId: reporter.terminalId,
+      stationId: station.id,
+    });
+  await tx`update returns set status = 'deposited', deposited_at = ${at} where id = ${held.id}`;
+  await tx`update door_occupancy set kind = 'return', since = ${at} where door_id = ${held.door_id}`;
+  await tx`
+        update shipments set status = 'returned_to_locker', status_at = ${at}, updated_at = now()
+         where id = ${held.shipment_id}`;
+  // The spec's "merchant notified".
+  await queueWebhookEvent(tx, held.shipment_id, 'return.deposited');
+  return true;
 }

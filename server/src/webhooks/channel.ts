@@ -1,42 +1,112 @@
 import type { Sql } from '../db/connect';
-import type { ChannelPolicy } from '../outbox/outbox';
+import { DeliveryError, type ChannelPolicy } from '../outbox/outbox';
 import type { QueuedWebhook } from './events';
-import { SIGNATURE_HEADER, sign } from './signature';
+import { HEADERS, signatureHeader } from './signature';
 
 /**
- * Delivers webhooks to the organization's current URL, signed with its current secret.
- * Any answer but 2xx (a redirect included) is a failure and is retried with backoff for
- * about three days before the message is set aside with an alert.
+ * Waits after each failed attempt: quick retries for a blip, then hours apart, about
+ * 2.8 days in all (12 attempts) before the delivery is set aside with an alert.
+ */
+export const RETRY_SCHEDULE_SECONDS = [
+  5, 300, 1800, 7200, 18_000, 36_000, 36_000, 36_000, 36_000, 36_000, 36_000,
+];
+
+/** ±10 % so endpoints that failed together are not all retried in the same second. */
+function retryDelaySeconds(attempt: number): number {
+  const base = RETRY_SCHEDULE_SECONDS[Math.min(attempt, RETRY_SCHEDULE_SECONDS.length) - 1]!;
+  return base * (0.9 + Math.random() * 0.2);
+}
+
+const MAX_RETRY_AFTER_SECONDS = 24 * 3600;
+
+/** `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterSeconds(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const seconds = /^\d+$/.test(value.trim())
+    ? Number(value.trim())
+    : (Date.parse(value) - now) / 1000;
+  if (!Number.isFinite(seconds)) return undefined;
+  return Math.min(Math.max(seconds, 1), MAX_RETRY_AFTER_SECONDS);
+}
+
+interface Target {
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  disabled_at: Date | null;
+  body: string;
+}
+
+/** The endpoint told us it is gone: stop sending to it until the merchant enables it. */
+async function disableEndpoint(sql: Sql, endpointId: string, reason: string): Promise<void> {
+  await sql.begin(async (tx) => {
+    const [endpoint] = await tx<{ organization_id: string; url: string }[]>`
+      update webhook_endpoints set disabled_at = now(), disabled_reason = ${reason}
+       where id = ${endpointId} and disabled_at is null
+      returning organization_id, url`;
+    if (!endpoint) return;
+    await tx`
+      update outbox set failed_at = now(), last_error = 'endpoint disabled'
+       where channel = 'webhook' and payload->>'endpoint_id' = ${endpointId}
+         and delivered_at is null and failed_at is null`;
+    await tx`
+      insert into alerts (kind, message)
+      values ('webhook_endpoint_disabled',
+              ${`endpoint ${endpointId} (${endpoint.url}) of organization ${endpoint.organization_id}: ${reason}`})`;
+  });
+}
+
+/**
+ * Delivers one event to one endpoint the Standard Webhooks way, signed with the current
+ * secret and, while a rotation rolls over, the previous one too. Any answer but 2xx (a
+ * redirect included) is a failure and is retried on the schedule; 429 and 503 are retried
+ * after their Retry-After; 410 Gone disables the endpoint.
  */
 export function webhookChannel(sql: Sql): ChannelPolicy<QueuedWebhook> {
   return {
     channel: 'webhook',
-    maxAttempts: 18,
-    maxBackoffSeconds: 6 * 3600,
+    maxAttempts: RETRY_SCHEDULE_SECONDS.length + 1,
+    maxBackoffSeconds: Math.max(...RETRY_SCHEDULE_SECONDS),
+    retryDelaySeconds,
     deliver: async (message) => {
-      const [org] = await sql<{ webhook_url: string | null; webhook_secret: string | null }[]>`
-        select webhook_url, webhook_secret from organizations where id = ${message.organization_id}`;
-      if (!org?.webhook_url || !org.webhook_secret)
-        throw new Error('the organization has no webhook URL');
-      const { event_id, type, body } = message.payload;
+      const { event_id, endpoint_id } = message.payload;
+      const [target] = endpoint_id
+        ? await sql<Target[]>`
+            select w.url, w.secret, w.disabled_at, e.body,
+                   case when w.previous_secret_until > now() then w.previous_secret end as previous_secret
+              from webhook_endpoints w, events e
+             where w.id = ${endpoint_id} and e.id = ${event_id}`
+        : [];
+      if (!target) throw new DeliveryError('endpoint deleted', { permanent: true });
+      if (target.disabled_at) throw new DeliveryError('endpoint disabled', { permanent: true });
       const timestamp = Math.floor(Date.now() / 1000);
-      const response = await fetch(org.webhook_url, {
+      const secrets = [target.secret, ...(target.previous_secret ? [target.previous_secret] : [])];
+      const response = await fetch(target.url, {
         method: 'POST',
         redirect: 'manual',
         signal: AbortSignal.timeout(10_000),
         headers: {
           'content-type': 'application/json',
           'user-agent': 'ParcelLocker-Webhooks/1.0',
-          'X-Locker-Event-Id': event_id,
-          'X-Locker-Event-Type': type,
-          'X-Locker-Timestamp': String(timestamp),
-          [SIGNATURE_HEADER]: sign(org.webhook_secret, timestamp, body),
+          [HEADERS.id]: event_id,
+          [HEADERS.timestamp]: String(timestamp),
+          [HEADERS.signature]: signatureHeader(secrets, event_id, timestamp, target.body),
         },
-        body,
+        body: target.body,
       });
       await response.body?.cancel();
-      if (response.status < 200 || response.status > 299)
-        throw new Error(`endpoint answered ${response.status}`);
+      const { status } = response;
+      if (status >= 200 && status <= 299) return;
+      const reason = `endpoint answered ${status}`;
+      if (status === 410) {
+        await disableEndpoint(sql, endpoint_id!, reason);
+        throw new DeliveryError(reason, { permanent: true });
+      }
+      const wait =
+        status === 429 || status === 503
+          ? retryAfterSeconds(response.headers.get('retry-after'))
+          : undefined;
+      throw new DeliveryError(reason, wait === undefined ? {} : { retryAfterSeconds: wait });
     },
   };
 }

@@ -1,32 +1,39 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-
-/** Header carrying `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. */
-export const SIGNATURE_HEADER = 'X-Locker-Signature';
-
-export function sign(secret: string, timestamp: number, rawBody: string): string {
-  const mac = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
-  return `t=${timestamp},v1=${mac}`;
-}
+import { createHmac, randomBytes } from 'node:crypto';
 
 /**
- * What a receiver does (docs/webhooks.md): recompute the HMAC over the timestamp and the
- * raw body, compare in constant time, and refuse old timestamps so a captured delivery
- * cannot be replayed later.
+ * Standard Webhooks (standardwebhooks.com): three headers, the signature an HMAC-SHA256
+ * over `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the secret's bytes, in
+ * base64, as `v1,<signature>`; several separated by spaces while a secret rolls over.
  */
-export function verify(
-  secret: string,
-  header: string,
-  rawBody: string,
-  toleranceSeconds = 300,
-  now = Date.now(),
-): boolean {
-  const parts = Object.fromEntries(
-    header.split(',').map((p) => p.split('=', 2) as [string, string]),
-  );
-  const timestamp = Number(parts.t);
-  if (!Number.isInteger(timestamp) || !parts.v1) return false;
-  if (Math.abs(now / 1000 - timestamp) > toleranceSeconds) return false;
-  const expected = Buffer.from(sign(secret, timestamp, rawBody).split('v1=')[1]!, 'hex');
-  const given = Buffer.from(parts.v1, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+export const HEADERS = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+} as const;
+
+const PREFIX = 'whsec_';
+
+/** `whsec_` and 32 random bytes in standard base64: what every Standard Webhooks library takes. */
+export function newWebhookSecret(): string {
+  return PREFIX + randomBytes(32).toString('base64');
+}
+
+function keyOf(secret: string): Buffer {
+  return Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
+}
+
+/** One `v1,<base64>` signature of a delivery. */
+export function sign(secret: string, id: string, timestamp: number, body: string): string {
+  const mac = createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.${body}`).digest();
+  return `v1,${mac.toString('base64')}`;
+}
+
+/** The `webhook-signature` value: one signature per secret in force, space-separated. */
+export function signatureHeader(
+  secrets: string[],
+  id: string,
+  timestamp: number,
+  body: string,
+): string {
+  return secrets.map((secret) => sign(secret, id, timestamp, body)).join(' ');
 }

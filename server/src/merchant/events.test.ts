@@ -1,0 +1,236 @@
+import {
+  EventListSchema,
+  WebhookEndpointCreatedSchema,
+  WebhookEndpointListSchema,
+  WebhookEventSchema,
+} from '@locker/shared';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, startTestServer, waitFor, type TestStack } from '../../test/harness';
+import { webhookReceiver, type WebhookReceiver } from '../../test/receiver';
+
+let stack: TestStack;
+let hook: WebhookReceiver;
+beforeAll(async () => {
+  stack = await startTestServer();
+  hook = await webhookReceiver();
+});
+afterAll(async () => {
+  await stack.close();
+  await hook.close();
+});
+
+/** A terminal scene whose organization talks to the merchant API with its key. */
+async function merchantScene() {
+  const scene = await stack.scene('1:S,2:S,3:S,4:S');
+  return { ...scene, api: client(stack.url, scene.org.apiKey) };
+}
+
+async function subscribe(api: ReturnType<typeof client>, url = hook.url) {
+  const answer = await api.post('/api/v1/webhooks', { url, description: 'orders' });
+  expect(answer.status).toBe(201);
+  return WebhookEndpointCreatedSchema.parse(answer.body);
+}
+
+/** Every event after `after`, page by page, the way docs/merchant-api.md shows. */
+async function catchUp(api: ReturnType<typeof client>, after?: string, limit = 2) {
+  const events = [];
+  let cursor = after;
+  for (;;) {
+    const answer = await api.get(
+      `/api/v1/events?limit=${limit}${cursor ? `&after=${cursor}` : ''}`,
+    );
+    expect(answer.status).toBe(200);
+    const page = EventListSchema.parse(answer.body);
+    events.push(...page.data);
+    cursor = page.next_after ?? undefined;
+    if (!page.has_more) return { events, cursor };
+  }
+}
+
+const skipBackoff = () =>
+  stack.sql`update outbox set next_attempt_at = now() where channel = 'webhook' and delivered_at is null and failed_at is null`;
+
+describe('events API and webhook catch-up', () => {
+  it('a receiver down for a while gets every event once: by the events API at once, by retries when back, each verified', async () => {
+    const scene = await merchantScene();
+    const { secret } = await subscribe(scene.api);
+    hook.state.answer = { status: 503 };
+    const parcels = [];
+    for (let i = 0; i < 3; i++) parcels.push(await scene.deposit());
+    const picked = await scene.terminal.api.post('/terminal/v1/pickup', { code: parcels[0]!.code });
+    await scene.terminal.api.post('/terminal/v1/door/confirm', {
+      shipmentId: picked.body.shipmentId,
+      collected: true,
+    });
+    const ids = parcels.map((p) => p.shipment.id);
+
+    // Pulled while the endpoint is still down: all four, oldest first, across pages.
+    const { events, cursor } = await catchUp(scene.api);
+    expect(events.map((e) => `${e.type}:${e.data.shipment.id}`)).toEqual([
+      `shipment.ready_for_pickup:${ids[0]}`,
+      `shipment.ready_for_pickup:${ids[1]}`,
+      `shipment.ready_for_pickup:${ids[2]}`,
+      `shipment.collected:${ids[0]}`,
+    ]);
+    expect(cursor).toBe(events[3]!.id);
+    // Nothing new after the last one seen.
+    expect((await scene.api.get(`/api/v1/events?after=${cursor}`)).body).toEqual({
+      data: [],
+      has_more: false,
+      next_after: cursor,
+    });
+
+    // Back up: the retries bring each of the four, once, signed, with the same ids.
+    hook.state.answer = { status: 204 };
+    await skipBackoff();
+    const delivered = await waitFor(() => {
+      const mine = ids.flatMap((id) => hook.eventsOf(id));
+      return mine.length >= 4 ? mine : undefined;
+    });
+    await waitFor(async () => {
+      const [n] = await stack.sql`
+        select count(*)::int as n from outbox
+         where channel = 'webhook' and organization_id = ${scene.org.id} and delivered_at is null`;
+      return n?.n === 0 ? true : undefined;
+    });
+    expect(ids.flatMap((id) => hook.eventsOf(id))).toHaveLength(4);
+    const verifier = new Webhook(secret);
+    const received = delivered.map((d) =>
+      WebhookEventSchema.parse(verifier.verify(d.raw, d.headers)),
+    );
+    expect(new Set(received.map((e) => e.id))).toEqual(new Set(events.map((e) => e.id)));
+    for (const event of received) {
+      expect(event).toEqual(events.find((e) => e.id === event.id));
+    }
+  });
+
+  it('filters by type, bounds limit, refuses an unknown or another organization’s cursor', async () => {
+    const mine = await merchantScene();
+    const theirs = await merchantScene();
+    await mine.collected();
+    await theirs.deposit();
+    const collected = await mine.api.get('/api/v1/events?type=shipment.collected');
+    expect(collected.body.data.map((e: { type: string }) => e.type)).toEqual([
+      'shipment.collected',
+    ]);
+    const [theirEvent] = (await theirs.api.get('/api/v1/events')).body.data;
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['after=nope', 'after'],
+      [`after=${theirEvent.id}`, 'after'],
+      ['type=shipment.lost', 'type'],
+      ['cursor=x', 'cursor'],
+    ]) {
+      const answer = await mine.api.get(`/api/v1/events?${query}`);
+      expect(answer.status, query).toBe(422);
+      expect(answer.body.errors[0].field, query).toBe(field);
+    }
+    const all = await mine.api.get('/api/v1/events');
+    expect(
+      all.body.data.every((e: any) => e.data.shipment.id !== theirEvent.data.shipment.id),
+    ).toBe(true);
+    expect((await client(stack.url).get('/api/v1/events')).status).toBe(401);
+  });
+
+  it('redelivers one event to each enabled endpoint with the same webhook-id and body', async () => {
+    const scene = await merchantScene();
+    const { secret } = await subscribe(scene.api);
+    const { shipment } = await scene.deposit();
+    const [first] = await waitFor(() => {
+      const mine = hook.eventsOf(shipment.id);
+      return mine.length === 1 ? mine : undefined;
+    });
+    const eventId = first!.headers['webhook-id']!;
+    const answer = await scene.api.post(`/api/v1/events/${eventId}/redeliver`);
+    expect(answer.status).toBe(202);
+    expect(answer.body.event_id).toBe(eventId);
+    expect(answer.body.endpoint_ids).toHaveLength(1);
+    const [, again] = await waitFor(() => {
+      const mine = hook.eventsOf(shipment.id);
+      return mine.length === 2 ? mine : undefined;
+    });
+    expect(again!.headers['webhook-id']).toBe(eventId);
+    expect(again!.raw).toBe(first!.raw);
+    expect(new Webhook(secret).verify(again!.raw, again!.headers)).toBeTruthy();
+    const other = await merchantScene();
+    expect((await other.api.post(`/api/v1/events/${eventId}/redeliver`)).status).toBe(404);
+    expect((await other.api.post('/api/v1/events/nope/redeliver')).status).toBe(404);
+  });
+});
+
+describe('webhook endpoints API', () => {
+  it('creates, lists without secrets, rotates, re-enables after 410 and deletes, only the organization’s own', async () => {
+    const scene = await merchantScene();
+    const created = await subscribe(scene.api);
+    expect(created.secret).toMatch(/^whsec_/);
+    expect(created).toMatchObject({ url: hook.url, status: 'enabled', description: 'orders' });
+    const listed = WebhookEndpointListSchema.parse((await scene.api.get('/api/v1/webhooks')).body);
+    expect(listed.data).toEqual([
+      expect.objectContaining({ id: created.id, url: hook.url, status: 'enabled' }),
+    ]);
+    expect(JSON.stringify(listed)).not.toContain('whsec_');
+
+    const bad = await scene.api.post('/api/v1/webhooks', { url: 'ftp://shop.example/x', extra: 1 });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: any) => `${e.field}:${e.code}`).sort()).toEqual([
+      'extra:unrecognized_key',
+      'url:invalid_url',
+    ]);
+
+    const rotated = await scene.api.post(`/api/v1/webhooks/${created.id}/rotate-secret`, {
+      rollover_hours: 0,
+    });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.previous_secret_valid_until).toBeNull();
+    expect(rotated.body.secret).not.toBe(created.secret);
+    const { shipment } = await scene.deposit();
+    const [delivery] = await waitFor(() => {
+      const mine = hook.eventsOf(shipment.id);
+      return mine.length ? mine : undefined;
+    });
+    expect(new Webhook(rotated.body.secret).verify(delivery!.raw, delivery!.headers)).toBeTruthy();
+    const defaults = await scene.api.post(`/api/v1/webhooks/${created.id}/rotate-secret`);
+    expect(Date.parse(defaults.body.previous_secret_valid_until) - Date.now()).toBeGreaterThan(
+      23 * 3600_000,
+    );
+
+    hook.state.answer = { status: 410 };
+    try {
+      const gone = (await scene.deposit()).shipment;
+      await waitFor(async () => {
+        const [row] =
+          await stack.sql`select failed_at from outbox where shipment_id = ${gone.id} and channel = 'webhook'`;
+        return row?.failed_at ? true : undefined;
+      });
+    } finally {
+      hook.state.answer = { status: 204 };
+    }
+    expect((await scene.api.get('/api/v1/webhooks')).body.data[0]).toMatchObject({
+      status: 'disabled',
+      disabled_reason: 'endpoint answered 410',
+    });
+    const enabled = await scene.api.post(`/api/v1/webhooks/${created.id}/enable`);
+    expect(enabled.body.status).toBe('enabled');
+    const resumed = (await scene.deposit()).shipment;
+    await waitFor(() => (hook.eventsOf(resumed.id).length === 1 ? true : undefined));
+
+    const other = await merchantScene();
+    for (const [method, path] of [
+      ['POST', `/api/v1/webhooks/${created.id}/rotate-secret`],
+      ['POST', `/api/v1/webhooks/${created.id}/enable`],
+      ['DELETE', `/api/v1/webhooks/${created.id}`],
+    ] as const) {
+      expect((await other.api.raw(method, path)).status, path).toBe(404);
+    }
+    expect((await scene.api.raw('DELETE', `/api/v1/webhooks/${created.id}`)).status).toBe(204);
+    expect((await scene.api.raw('DELETE', `/api/v1/webhooks/${created.id}`)).status).toBe(404);
+    expect((await scene.api.get('/api/v1/webhooks')).body.data).toEqual([]);
+    const after = (await scene.deposit()).shipment;
+    const [n] =
+      await stack.sql`select count(*)::int as n from outbox where shipment_id = ${after.id} and channel = 'webhook'`;
+    expect(n?.n).toBe(0);
+    expect(await stack.webhookTypesOf(after.id)).toEqual(['shipment.ready_for_pickup']);
+  });
+});

@@ -1,0 +1,112 @@
+import type { Language, WebhookEventType } from '@locker/shared';
+import type { Sql, TransactionSql } from '../db/connect';
+import { firstNameOf } from '../domain/people';
+import { queueSms } from '../sms/channel';
+import { expiringSms, freeStorageEndingSms } from '../sms/noticeTexts';
+import { queueWebhookEvent } from '../webhooks/events';
+
+interface Due {
+  id: string;
+  tracking_number: string;
+  recipient_name: string;
+  recipient_phone: string;
+  recipient_language: Language;
+  station_name: string;
+  hours_left: number;
+}
+
+type Notice = 'free_storage_ending' | 'expiring' | 'expired';
+
+const BATCH = 100;
+
+/**
+ * Which deliveries awaiting pickup a notice is due for, as of now: reminders inside their
+ * window before the deadline (a reminder whose deadline passed unsent is not sent late),
+ * the expiry once the maximum storage time is over.
+ */
+function dueCondition(tx: TransactionSql, notice: Notice) {
+  switch (notice) {
+    case 'free_storage_ending':
+      return tx`sh.free_storage_reminded_at is null and s.free_storage_reminder_hours is not null
+        and now() >= sh.deposited_at + make_interval(hours => s.free_storage_hours - s.free_storage_reminder_hours)
+        and now() < sh.deposited_at + make_interval(hours => s.free_storage_hours)`;
+    case 'expiring':
+      return tx`sh.expiry_reminded_at is null and s.expiry_reminder_hours is not null
+        and now() >= sh.deposited_at + make_interval(hours => s.max_storage_hours - s.expiry_reminder_hours)
+        and now() < sh.deposited_at + make_interval(hours => s.max_storage_hours)`;
+    case 'expired':
+      return tx`now() >= sh.deposited_at + make_interval(hours => s.max_storage_hours)`;
+    default: {
+      const unknown: never = notice;
+      throw new Error(`unknown notice ${String(unknown)}`);
+    }
+  }
+}
+
+const deadline = (tx: TransactionSql, notice: Notice) =>
+  notice === 'free_storage_ending'
+    ? tx`sh.deposited_at + make_interval(hours => s.free_storage_hours)`
+    : tx`sh.deposited_at + make_interval(hours => s.max_storage_hours)`;
+
+const MARK: Record<Notice, string> = {
+  free_storage_ending: 'free_storage_reminded_at',
+  expiring: 'expiry_reminded_at',
+  expired: 'expired_at',
+};
+
+const EVENT: Record<Notice, WebhookEventType> = {
+  free_storage_ending: 'shipment.free_storage_ending',
+  expiring: 'shipment.expiring',
+  expired: 'shipment.expired',
+};
+
+async function sendDue(sql: Sql, notice: Notice, shipmentId?: string): Promise<number> {
+  return sql.begin(async (tx) => {
+    const due = await tx<Due[]>`
+      select sh.id, sh.tracking_number, sh.recipient_name, sh.recipient_phone,
+             sh.recipient_language, s.name as station_name,
+             greatest(1, ceil(extract(epoch from ${deadline(tx, notice)} - now()) / 3600))::int as hours_left
+        from shipments sh join stations s on s.id = sh.destination_station_id
+       where sh.status = 'ready_for_pickup' and sh.expired_at is null
+         ${shipmentId ? tx`and sh.id = ${shipmentId}` : tx``}
+         and ${dueCondition(tx, notice)}
+       order by sh.deposited_at
+       limit ${BATCH}
+       for update of sh skip locked`;
+    for (const parcel of due) {
+      await tx`update shipments set ${tx(MARK[notice])} = now() where id = ${parcel.id}`;
+      const facts = {
+        firstName: firstNameOf(parcel.recipient_name),
+        trackingNumber: parcel.tracking_number,
+        stationName: parcel.station_name,
+      };
+      const language = parcel.recipient_language;
+      if (notice !== 'expired') {
+        await queueSms(tx, parcel.id, {
+          to: parcel.recipient_phone,
+          language,
+          carriesCode: false,
+          text:
+            notice === 'free_storage_ending'
+              ? freeStorageEndingSms(language, facts, parcel.hours_left)
+              : expiringSms(language, facts, parcel.hours_left),
+        });
+      }
+      await queueWebhookEvent(tx, parcel.id, EVENT[notice]);
+    }
+    return due.length;
+  });
+}
+
+/**
+ * Reminds recipients before free storage ends and before their parcel expires, and tells
+ * merchants when a parcel expired; each notice once per parcel, safe with several
+ * instances. `shipmentId` limits it to one parcel (the sandbox). Answers how many went.
+ */
+export async function sendStorageNotices(sql: Sql, shipmentId?: string): Promise<number> {
+  let sent = 0;
+  for (const notice of ['free_storage_ending', 'expiring', 'expired'] as const) {
+    sent += await sendDue(sql, notice, shipmentId);
+  }
+  return sent;
+}
