@@ -86,7 +86,7 @@ describe('operator commands', () => {
       { position: 5, size: null, code: null },
     ]);
     const [stored] = await stack.sql`select support_phone from stations where code = 'TIR1'`;
-    expect(stored!.support_phone).toBe('+383 38 200 200');
+    expect(stored!.support_phone).toBe('+38338200200');
     const withSn = await json(
       'station',
       'create',

@@ -89,7 +89,7 @@ function storageHours(input: StationInput): { free: number; max: number } {
   return { free, max };
 }
 
-/** The kiosk shows it for customers to call: a dialable number, stored in international form. */
+/** The kiosk shows it for customers to call: a dialable number, kept as the operator wrote it. */
 function supportPhone(given: string | undefined): string {
   if (given === undefined || given.trim() === '') return '';
   const phone = parsePhoneNumberFromString(given);
@@ -98,7 +98,7 @@ function supportPhone(given: string | undefined): string {
       `--support-phone must be a dialable number in international form, e.g. +383 38 200 200, not "${given}"`,
     );
   }
-  return phone.formatInternational();
+  return given.trim();
 }
 
 export async function createStation(sql: Sql, input: StationInput) {
