@@ -65,7 +65,9 @@ describe('undoing a deposit whose door was shut empty (extension)', () => {
   it('cancels a code SMS not yet tried, sending no notice', async () => {
     const scene = await stack.scene('1:S');
     const { shipment } = await scene.deposit();
-    // As if the outbox had not reached it yet.
+    // As if the outbox had not reached it yet. The delivery that brought the code may still
+    // be marking its row: let it finish first, or it would overwrite what follows.
+    await stack.server.deliverNow();
     await stack.sql`
       update outbox set delivered_at = null, attempts = 0, next_attempt_at = now() + interval '1 hour'
        where shipment_id = ${shipment.id} and channel = 'sms'`;
