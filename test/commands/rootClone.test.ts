@@ -162,6 +162,7 @@ describe('a fresh clone in a private folder of the home directory', () => {
         const sensors = await bridge('readSensors');
         expect(sensors.doors.find((d: { position: number }) => d.position === door)).toEqual({
           position: door,
+          known: true,
           closed: true,
           itemPresent: true,
         });

@@ -110,7 +110,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'org set-webhook',
     summary: 'adds a webhook endpoint (Standard Webhooks); its signing secret, printed once',
-    prints: '{"id","endpointId","webhookUrl","webhookSecret"}',
+    prints: '{"id","webhookUrl","webhookSecret"}',
     options: [ORG, { name: 'url', value: 'URL', help: 'an http(s) URL', required: true }],
     run: (sql, o) =>
       admin.setOrganizationWebhook(sql, id(o, 'org', 'pnpm admin org list'), got(o, 'url')),
