@@ -1,4 +1,7 @@
 import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate } from './database';
 
@@ -47,5 +50,20 @@ describe('kiosk database migrations', () => {
     db.prepare(insert).run('return_taken', '{}', 'x', 0, 0);
     db.prepare(insert).run('deposit_undo', '{}', 'x', 0, 0);
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+  });
+});
+
+describe('better-sqlite3 as built for this Node', () => {
+  it('never removes a per-object environment hook, which aborts Node 24 when the GC frees a statement', () => {
+    // Node 24's ObjectWrap does, from its destructor, and CHECKs for a JS context that a GC
+    // run from a platform task does not have. patches/better-sqlite3@12.11.1.patch gives
+    // the addon the ObjectWrap of Node 20/22; an unpatched build for Node 24 imports this.
+    const require = createRequire(import.meta.url);
+    const addon = path.join(
+      path.dirname(require.resolve('better-sqlite3/package.json')),
+      'build/Release/better_sqlite3.node',
+    );
+    expect(readFileSync(addon).includes('_ZN4node28RemoveEnvironmentCleanupHook')).toBe(false);
+    expect(new Database(':memory:').prepare('select 1 as one').get()).toEqual({ one: 1 });
   });
 });

@@ -272,8 +272,14 @@ export class KioskCore extends EventEmitter implements KioskApi {
     await this.pollCabinet();
   }
 
+  /**
+   * In this order: no new background task, the queue's replay in flight done, the door
+   * board, then the database (close() finalizes its statements, then the connection,
+   * which checkpoints the WAL).
+   */
   async stop(): Promise<void> {
     this.timers.forEach(clearInterval);
+    await this.queue.close();
     await this.hardware.close();
     this.db.close();
   }
