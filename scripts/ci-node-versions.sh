@@ -89,14 +89,24 @@ run_on() {
   summary+=("node $version: $((SECONDS - start)) s (fetch ${fetched} s, native build ${built} s, tests ${tested} s)")
 }
 
+failed=()
 for major in "${majors[@]}"; do
-  # A subshell each: PATH and the runtime stay with their line. (Not `run_on && …`:
-  # that would switch off errexit inside it.)
+  # A subshell each: PATH and the runtime stay with their line. Run in the background and
+  # waited for, so that errexit stays on inside it; a failing line does not stop the next.
+  started=$SECONDS
   (
     run_on "$major"
     printf '%s\n' "${summary[-1]}" >"$work/summary-$major"
-  )
+  ) &
+  if ! wait $!; then
+    failed+=("$major")
+    echo "node $major: FAILED after $((SECONDS - started)) s" >"$work/summary-$major"
+  fi
 done
 echo "=== durations" >&2
 printf '%s\n' "${summary[0]}"
 for major in "${majors[@]}"; do cat "$work/summary-$major"; done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "failed on Node ${failed[*]}" >&2
+  exit 1
+fi
