@@ -67,6 +67,8 @@ run_on() {
   echo "=== Node $version: rebuilding native modules against its headers" >&2
 
   step=$SECONDS
+  # Nothing of the previous line's builds may survive: each build below is made afresh.
+  for dir in "${native[@]}"; do rm -rf "$dir/build"; done
   # build_from_source: serialport's bindings would otherwise load their bundled prebuild.
   npm_config_nodedir="$runtime" npm_config_build_from_source=true \
     pnpm -r rebuild better-sqlite3 @serialport/bindings-cpp \
