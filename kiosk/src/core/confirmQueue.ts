@@ -56,6 +56,7 @@ export interface QueueEvents {
 export class ConfirmQueue {
   private replaying: Promise<void> | undefined;
   private backoffMs = 1000;
+  private closed = false;
 
   constructor(
     private readonly db: KioskDatabase,
@@ -95,6 +96,7 @@ export class ConfirmQueue {
 
   /** Sends what is due, oldest first; one replay at a time. */
   replay(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     this.replaying ??= this.drain().finally(() => (this.replaying = undefined));
     return this.replaying;
   }
@@ -168,8 +170,18 @@ export class ConfirmQueue {
 
   /** After a reconnection: everything is due again, at once. */
   retryNow(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     this.db.prepare('update confirms set next_attempt_at = ?').run(this.now());
     this.backoffMs = 1000;
     return this.replay();
+  }
+
+  /**
+   * Before the database closes: no replay starts any more, and the one in flight (which
+   * writes when its answers arrive) has finished. Its rows stay queued for the next start.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.replaying?.catch(() => undefined);
   }
 }

@@ -324,10 +324,16 @@ export class KioskCore extends EventEmitter implements KioskApi {
     void this.pollCabinet().catch(() => undefined);
   }
 
+  /**
+   * In this order: no new background task, the queue's replay in flight done, the door
+   * board, then the database (close() finalizes its statements, then the connection,
+   * which checkpoints the WAL).
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.timers.forEach(clearTimeout);
     this.flows.stop();
+    await this.queue.close();
     await this.hardware.close();
     this.db.close();
     this.log.info('kiosk stops');

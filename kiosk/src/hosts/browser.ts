@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadKioskConfig } from '../core/config';
 import { KioskCore } from '../core/kiosk';
-import { startBrowserHost } from './browserHost';
+import { startBrowserHost, type BrowserHost } from './browserHost';
 
 export const RENDERER_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -39,11 +39,39 @@ async function main(argv: string[]) {
     argv.find((a) => !a.startsWith('--')) ?? process.env.KIOSK_CONFIG ?? 'kiosk.config.json';
   const core = await KioskCore.start(loadKioskConfig(configFile));
   const host = await startBrowserHost(core, RENDERER_DIR, Number(process.env.KIOSK_PORT ?? 0));
+  // Before saying ready: a supervisor may stop the kiosk the moment it reads that line.
+  exitInOrder(host, core);
   process.stdout.write(`kiosk ready at ${host.url}\n`);
   if (argv.includes('--launch')) launchChromium(host.url);
-  const stop = () => void Promise.all([host.close(), core.stop()]).then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+}
+
+/**
+ * Every way out (SIGINT, SIGTERM, an uncaught error or rejection) closes in one order:
+ * the host first (no new request reaches the core), then the core (its database last),
+ * then the process exits: 0 when asked to stop, 1 after an error.
+ */
+function exitInOrder(host: BrowserHost, core: KioskCore): void {
+  let stopping: Promise<void> | undefined;
+  const stop = (code: number) => {
+    stopping ??= host
+      .close()
+      .then(() => core.stop())
+      .then(
+        () => process.exit(code),
+        (error: Error) => {
+          process.stderr.write(`kiosk: stopping failed: ${error.stack ?? error.message}\n`);
+          process.exit(1);
+        },
+      );
+  };
+  const fail = (error: unknown) => {
+    process.stderr.write(`kiosk: ${error instanceof Error ? error.stack : String(error)}\n`);
+    stop(1);
+  };
+  process.once('SIGINT', () => stop(0));
+  process.once('SIGTERM', () => stop(0));
+  process.on('uncaughtException', fail);
+  process.on('unhandledRejection', fail);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

@@ -41,7 +41,18 @@ async function start(): Promise<void> {
   window.webContents.on('will-navigate', (event) => event.preventDefault());
   window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
   await window.loadFile(path.join(rendererDir, 'index.html'));
-  app.on('before-quit', () => void core.stop());
+  // Quitting waits for the core to close in order (its database last), then exits.
+  let stopping: Promise<void> | undefined;
+  app.on('before-quit', (event) => {
+    event.preventDefault();
+    stopping ??= core.stop().then(
+      () => app.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        app.exit(1);
+      },
+    );
+  });
 }
 
 app.whenReady().then(start, (error: unknown) => {
