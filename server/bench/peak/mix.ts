@@ -6,6 +6,7 @@ import {
   courierNo,
   hotParcel,
   pickupOf,
+  randomOrganization,
   returnableParcel,
   stationCode,
   tokenOf,
@@ -53,7 +54,7 @@ export function peakCalls(
   const recentBodies: { key: string; idem: string; body: string }[] = [];
 
   const create = (): Call => {
-    const org = random(net.apiKeys.length);
+    const org = randomOrganization();
     const key = net.apiKeys[org]!;
     let idem: string | undefined;
     let body = JSON.stringify({

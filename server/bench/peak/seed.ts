@@ -24,6 +24,9 @@ export const hotStationCode = (i: number) => `H${i + 1}`;
 export const tokenOf = (code: string) => `tdev_peak_${code}`;
 export const courierNo = (i: number) => `K${(i % COURIERS) + 1}`;
 export const apiKeyOf = (i: number) => `sk_peak_${i}`;
+/** Organization 0 is the dominant marketplace: a quarter of all parcels. */
+export const randomOrganization = () =>
+  Math.random() < 0.25 ? 0 : Math.floor(Math.random() * ORGANIZATIONS);
 
 /** Ordinary parcel j awaiting deposit: station j mod stations, tracking 8…j. */
 export const bookedParcel = (j: number, stations: number) => ({
@@ -102,8 +105,10 @@ export async function seedNetwork(
     const orgIds = (await tx<{ id: string }[]>`select id from peak_orgs order by i`).map(
       (o) => o.id,
     );
+    // One dominant marketplace sends a quarter of the parcels, as in Poland; its rows are
+    // where anything per organization would turn hot.
     const org = (index: string) =>
-      tx`(${orgIds}::uuid[])[1 + (${tx.unsafe(index)}) % ${ORGANIZATIONS}]`;
+      tx`(${orgIds}::uuid[])[case when (${tx.unsafe(index)}) % 4 = 0 then 1 else 1 + (${tx.unsafe(index)}) % ${ORGANIZATIONS} end]`;
     await tx`
       insert into shipments (organization_id, tracking_number, destination_station_id, parcel_size,
                              recipient_name, recipient_phone, recipient_language, status,

@@ -52,24 +52,34 @@ export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middlewar
     const request = validate(DoorConfirmRequestSchema, await readJson(ctx));
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const found = await sql.begin(async (tx) => {
-      const [shipment] = await tx<{ id: string }[]>`
-        select id from shipments
-         where id = ${request.shipmentId}
-           and destination_station_id = ${station.id}
-           and status = 'ready_for_pickup'
-         for update`;
-      if (!shipment || !request.collected) return Boolean(shipment);
-      await tx`
-        update shipments
-           set status = 'collected', status_at = ${at}, collected_at = ${at},
-               collected_late = ${at} > deposited_at + make_interval(hours => ${station.freeStorageHours}),
-               pickup_code_hash = null, updated_at = now()
-         where id = ${shipment.id}`;
-      await tx`delete from door_occupancy where shipment_id = ${shipment.id}`;
-      await queueWebhookEvent(tx, shipment.id, 'shipment.collected');
-      return true;
-    });
+    // `collected: false` changes nothing: one read. `true`: the update takes the row lock
+    // and checks the status in the same statement, and frees the door with it.
+    const found = request.collected
+      ? await sql.begin(async (tx) => {
+          const [collected] = await tx<{ id: string }[]>`
+            with collected as (
+              update shipments
+                 set status = 'collected', status_at = ${at}, collected_at = ${at},
+                     collected_late = ${at} > deposited_at + make_interval(hours => ${station.freeStorageHours}),
+                     pickup_code_hash = null, updated_at = now()
+               where id = ${request.shipmentId}
+                 and destination_station_id = ${station.id}
+                 and status = 'ready_for_pickup'
+              returning id),
+            freed as (
+              delete from door_occupancy where shipment_id in (select id from collected))
+            select id from collected`;
+          if (!collected) return false;
+          await queueWebhookEvent(tx, collected.id, 'shipment.collected');
+          return true;
+        })
+      : (
+          await sql`
+            select 1 from shipments
+             where id = ${request.shipmentId}
+               and destination_station_id = ${station.id}
+               and status = 'ready_for_pickup'`
+        ).length > 0;
     if (!found)
       throw problem.notFound('No parcel awaiting collection has that id at this station.');
     if (request.collected) {
