@@ -5,10 +5,10 @@ import {
   type CreateShipmentRequest,
 } from '@locker/shared';
 import type { Middleware } from 'koa';
-import type { TransactionSql } from '../db/connect';
+import type { Sql, TransactionSql } from '../db/connect';
 import type { Services } from '../domain/services';
 import { isUuid } from '../domain/ids';
-import { registerShipment } from '../domain/shipments';
+import { newTrackingNumber } from '../domain/trackingNumber';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
@@ -18,26 +18,49 @@ import { presentShipment, shipmentColumns, shipmentView, type ShipmentView } fro
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
+/**
+ * Inserts the shipment and reads it back with its station in one statement: status
+ * `booked` (the trigger records the first tracking event), a fresh tracking number.
+ * Undefined when the destination station does not exist.
+ */
+async function register(
+  db: Sql | TransactionSql,
+  organizationId: string,
+  input: CreateShipmentRequest,
+): Promise<ShipmentView | undefined> {
+  for (;;) {
+    const [view] = await db<ShipmentView[]>`
+      with sh as (
+        insert into shipments (
+          organization_id, tracking_number, destination_station_id, parcel_size,
+          recipient_name, recipient_phone, recipient_language, merchant_order_reference)
+        select ${organizationId}, ${newTrackingNumber()}, s.id, ${input.parcel_size},
+               ${input.recipient_name}, ${input.recipient_phone}, ${input.recipient_language},
+               ${input.merchant_order_reference ?? null}
+          from stations s where s.id = ${input.destination_station_id}
+        on conflict (tracking_number) do nothing
+        returning *)
+      select ${shipmentColumns(db)} from sh join stations s on s.id = sh.destination_station_id`;
+    if (view) return view;
+    // Nothing inserted: no such station, or (rarely, 9 * 10^11 numbers) a tracking number
+    // already taken, which is drawn again rather than failing the merchant.
+    const [station] = await db`select 1 from stations where id = ${input.destination_station_id}`;
+    if (!station) return undefined;
+  }
+}
+
 async function create(
-  tx: TransactionSql,
+  db: Sql | TransactionSql,
   organizationId: string,
   input: CreateShipmentRequest,
 ): Promise<StoredAnswer> {
-  const shipment = await registerShipment(tx, organizationId, {
-    destinationStationId: input.destination_station_id,
-    parcelSize: input.parcel_size,
-    recipientName: input.recipient_name,
-    recipientPhone: input.recipient_phone,
-    recipientLanguage: input.recipient_language,
-    merchantOrderReference: input.merchant_order_reference,
-  });
-  if (!shipment) {
+  const view = await register(db, organizationId, input);
+  if (!view) {
     throw new ProblemError('validation_failed', 'Invalid field(s): destination_station_id.', [
       { field: 'destination_station_id', code: 'not_found', message: 'no station has this id' },
     ]);
   }
-  const view = await shipmentView(tx, shipment.id);
-  return { status: 201, body: presentShipment(view!) };
+  return { status: 201, body: presentShipment(view) };
 }
 
 /** POST /shipments: 201 with Location; an Idempotency-Key replays the first answer for 24 h. */
@@ -58,7 +81,8 @@ export function createShipment({ sql }: Services): Middleware {
     }
     const answer = key
       ? await idempotently(sql, orgId, key, requestHash(sent), (tx) => create(tx, orgId, input))
-      : await sql.begin((tx) => create(tx, orgId, input));
+      : // One statement is its own transaction.
+        await create(sql, orgId, input);
     if ('replayed' in answer && answer.replayed) ctx.set('Idempotent-Replayed', 'true');
     ctx.status = answer.status;
     ctx.set('Location', `/api/v1/shipments/${(answer.body as { id: string }).id}`);
