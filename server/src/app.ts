@@ -1,7 +1,9 @@
 import Koa from 'koa';
 import type { Services } from './domain/services';
+import { closeUnreadBodies } from './http/body';
 import { correlationId } from './http/correlation';
 import { problemResponses } from './http/errors';
+import { refuseUnstorablePaths } from './http/paths';
 import { requestLog } from './http/requestLog';
 import { merchantRouter } from './merchant/router';
 import { openApiRouter } from './openapi/router';
@@ -13,7 +15,9 @@ export function createApp(services: Services): Koa {
   app.silent = true;
   app.use(correlationId);
   app.use(requestLog(services.logger));
+  app.use(closeUnreadBodies);
   app.use(problemResponses());
+  app.use(refuseUnstorablePaths);
   app.use(terminalRouter(services).routes());
   app.use(merchantRouter(services).routes());
   app.use(openApiRouter().routes());

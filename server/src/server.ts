@@ -1,12 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
+import { createHttpServer } from './http/nodeServer';
 import { loadConfig, type ServerConfig } from './config';
 import { connect, type Sql } from './db/connect';
 import { ensureEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
 import { migrate } from './db/migrate';
 import type { Services } from './domain/services';
 import { createLogger, type Logger } from './logger';
-import { markSilentTerminalsOffline, pruneRateLimitHits } from './ops/liveness';
+import { markSilentTerminalsOffline } from './ops/liveness';
+import { pruneRateLimitWindows } from './ratelimit/slidingWindow';
 import { startPoller, type Poller } from './ops/poller';
 import { deliverDue } from './outbox/outbox';
 import { smsChannel } from './sms/channel';
@@ -73,7 +75,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   pollers.push(
     startPoller('liveness', config.sweepIntervalMs, logger, async () => {
       await markSilentTerminalsOffline(sql, logger, config.offlineAfterSeconds);
-      await pruneRateLimitHits(sql);
+      await pruneRateLimitWindows(sql);
       await pruneMerchantRateWindows(sql);
       await pruneIdempotencyKeys(sql);
       return false;
@@ -89,13 +91,12 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     nudge: { sms: () => sms.nudge(), webhooks: () => webhooks.nudge() },
     cabinetChanged: (stationId) => noteCommittedVersion(sql, authCache, stationId),
   };
-  const http = createApp(services).listen(config.port, config.host);
+  const http = createHttpServer(createApp(services).callback(), logger);
   await new Promise<void>((resolve, reject) => {
     http.once('listening', resolve);
     http.once('error', reject);
+    http.listen(config.port, config.host);
   });
-  // Kiosks hold connections open between polls; keep them longer than their interval.
-  http.keepAliveTimeout = 65_000;
   const port = (http.address() as AddressInfo).port;
   logger.info({ port, database: embedded ? 'embedded' : 'DATABASE_URL' }, 'server listening');
 

@@ -15,3 +15,26 @@ export type Language = z.infer<typeof LanguageSchema>;
  * the future, at most 7 days old) is checked by the server at receipt, not here.
  */
 export const OccurredAtSchema = z.iso.datetime({ offset: true });
+
+// U+0000, or a UTF-16 surrogate without its other half: neither can be stored as text
+// (PostgreSQL refuses the first; the second would be silently replaced by U+FFFD).
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `value` holds a character no text column can store as sent. */
+export function hasUnstorableCharacters(value: string): boolean {
+  return UNSTORABLE.test(value);
+}
+
+/**
+ * A request string: any text a database column can hold exactly. Field error code
+ * `invalid_characters` (in the interface's 400 `invalid_request` / 422 `validation_failed`).
+ */
+export function text() {
+  return z.string().refine((value) => !hasUnstorableCharacters(value), {
+    message: 'must not contain U+0000 or unpaired UTF-16 surrogates',
+    params: { code: 'invalid_characters' },
+  });
+}
+
+/** The largest value of PostgreSQL's `integer`: request integers stored as one stay below. */
+export const INT4_MAX = 2_147_483_647;

@@ -1,6 +1,6 @@
 import { isValidPhoneNumber } from 'libphonenumber-js/max';
 import { z } from 'zod';
-import { LanguageSchema, SIZES, SizeSchema } from './common';
+import { LanguageSchema, SIZES, SizeSchema, text } from './common';
 
 // Part B of the interface. Field names are the spec's snake_case.
 
@@ -34,13 +34,13 @@ export const CreateShipmentRequestSchema = z
     destination_station_id: z.guid({ error: 'must be the UUID of a station' }),
     parcel_size: z.enum(SIZES, { error: `must be one of ${SIZES.join(', ')}` }),
     /** Full name; the kiosk shows only the first word. */
-    recipient_name: z.string().trim().min(1, 'must not be empty').max(200),
+    recipient_name: text().trim().min(1, 'must not be empty').max(200),
     recipient_phone: PhoneSchema,
     /** Language of the pickup-code SMS. */
     recipient_language: z.enum(['sq', 'sr', 'tr', 'en'], {
       error: 'must be one of sq, sr, tr, en',
     }),
-    merchant_order_reference: z.string().max(100).optional(),
+    merchant_order_reference: text().max(100).optional(),
   })
   .meta({
     id: 'CreateShipmentRequest',
@@ -103,7 +103,7 @@ export type Shipment = z.infer<typeof ShipmentSchema>;
 export const ShipmentListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   /** `next_cursor` of the previous page. */
-  cursor: z.string().min(1).max(200).optional(),
+  cursor: text().min(1).max(200).optional(),
   status: ShipmentStatusSchema.optional(),
 });
 export type ShipmentListQuery = z.infer<typeof ShipmentListQuerySchema>;

@@ -24,6 +24,10 @@ export type Problem = z.infer<typeof ProblemSchema>;
 export const PROBLEM_CODES = [
   'invalid_json',
   'invalid_request',
+  'bad_request',
+  'payload_too_large',
+  'request_timeout',
+  'headers_too_large',
   'occurred_at_out_of_range',
   'unauthorized',
   'invalid_code',

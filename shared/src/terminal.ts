@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OccurredAtSchema, SizeSchema } from './common';
+import { INT4_MAX, OccurredAtSchema, SizeSchema, text } from './common';
 
 // Part A of the interface: every body is strict, as the spec says "all bodies reject
 // unknown fields".
@@ -35,7 +35,7 @@ export type CabinetResponse = z.infer<typeof CabinetResponseSchema>;
 
 export const PickupRequestSchema = z.strictObject({
   /** Digits as typed on the keypad; issued codes have eight. */
-  code: z.string().min(1).max(10),
+  code: text().min(1).max(10),
 });
 export type PickupRequest = z.infer<typeof PickupRequestSchema>;
 
@@ -59,7 +59,7 @@ export const OkResponseSchema = z.strictObject({ ok: z.literal(true) });
 export type OkResponse = z.infer<typeof OkResponseSchema>;
 
 export const CourierVerifyRequestSchema = z.strictObject({
-  courierNo: z.string().min(1).max(64),
+  courierNo: text().min(1).max(64),
 });
 export type CourierVerifyRequest = z.infer<typeof CourierVerifyRequestSchema>;
 
@@ -69,10 +69,10 @@ export const CourierVerifyResponseSchema = z.strictObject({
 });
 export type CourierVerifyResponse = z.infer<typeof CourierVerifyResponseSchema>;
 
-const TrackingNumberField = z.string().min(1).max(64);
+const TrackingNumberField = text().min(1).max(64);
 
 export const DepositRequestSchema = z.strictObject({
-  courierNo: z.string().min(1).max(64),
+  courierNo: text().min(1).max(64),
   trackingNumber: TrackingNumberField,
   occurred_at: OccurredAtSchema.optional(),
 });
@@ -104,7 +104,7 @@ export const ReturnConfirmRequestSchema = z.strictObject({
 export type ReturnConfirmRequest = z.infer<typeof ReturnConfirmRequestSchema>;
 
 export const HeartbeatRequestSchema = z.strictObject({
-  appVersion: z.string().max(64).optional(),
+  appVersion: text().max(64).optional(),
 });
 export type HeartbeatRequest = z.infer<typeof HeartbeatRequestSchema>;
 
@@ -119,12 +119,12 @@ export type TerminalConfig = z.infer<typeof TerminalConfigSchema>;
 
 /** Extension (docs/terminal-extensions.md): a door the kiosk unlocked but never saw open. */
 export const DoorFaultRequestSchema = z.strictObject({
-  position: z.number().int().min(1),
+  position: z.number().int().min(1).max(INT4_MAX),
 });
 export type DoorFaultRequest = z.infer<typeof DoorFaultRequestSchema>;
 
 /** Extension: the deposited returns a courier can take out at this station. */
-export const CourierReturnsRequestSchema = z.strictObject({ courierNo: z.string().min(1).max(64) });
+export const CourierReturnsRequestSchema = z.strictObject({ courierNo: text().min(1).max(64) });
 export const CourierReturnsResponseSchema = z.strictObject({
   ok: z.literal(true),
   parcels: z.array(

@@ -1,8 +1,14 @@
 import type { Context } from 'koa';
 
-const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,256})$/;
+// RFC 9110 §11.1: the scheme is case-insensitive; one or more spaces before the token.
+const BEARER = /^bearer +([A-Za-z0-9._~+/=-]{1,256})$/i;
 
-/** The credential of `Authorization: Bearer …`; undefined when absent or malformed. */
+/**
+ * The credential of `Authorization: Bearer …`; undefined when absent, malformed or sent
+ * twice (Node would keep the first; which one the sender meant is anyone's guess).
+ */
 export function bearerToken(ctx: Context): string | undefined {
-  return BEARER.exec(ctx.get('Authorization'))?.[1];
+  const sent = ctx.req.headersDistinct.authorization;
+  if (!sent || sent.length !== 1) return undefined;
+  return BEARER.exec(sent[0]!)?.[1];
 }

@@ -6,6 +6,10 @@ const TYPE_BASE = 'https://parcel-locker.dev/problems/';
 const CATALOGUE: Record<ProblemCode, { status: number; title: string }> = {
   invalid_json: { status: 400, title: 'Request body is not valid JSON' },
   invalid_request: { status: 400, title: 'Request body does not match the schema' },
+  bad_request: { status: 400, title: 'Malformed HTTP request' },
+  payload_too_large: { status: 413, title: 'Request body too large' },
+  request_timeout: { status: 408, title: 'Request not received in time' },
+  headers_too_large: { status: 431, title: 'Request headers too large' },
   occurred_at_out_of_range: {
     status: 400,
     title: 'occurred_at is in the future or more than 7 days in the past',

@@ -8,6 +8,11 @@ export interface StoredAnswer {
   body: object;
 }
 
+/** An answer as sent: its body's exact text, which a replay sends again byte for byte. */
+export interface SentAnswer extends StoredAnswer {
+  text: string;
+}
+
 /** JSON with object keys sorted, so the same body sent with keys reordered is the same. */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -39,7 +44,7 @@ export async function idempotently(
   key: string,
   hash: Buffer,
   create: (tx: TransactionSql) => Promise<StoredAnswer>,
-): Promise<StoredAnswer & { replayed: boolean }> {
+): Promise<SentAnswer & { replayed: boolean }> {
   return sql.begin(async (tx) => {
     await tx`
       delete from idempotency_keys
@@ -52,9 +57,14 @@ export async function idempotently(
       returning key`;
     if (!claimed) {
       const [prior] = await tx<
-        { request_hash: Buffer; response_status: number; response_body: object }[]
+        {
+          request_hash: Buffer;
+          response_status: number;
+          response_body: object;
+          response_text: string | null;
+        }[]
       >`
-        select request_hash, response_status, response_body from idempotency_keys
+        select request_hash, response_status, response_body, response_text from idempotency_keys
          where organization_id = ${organizationId} and key = ${key}`;
       if (!prior || !sameHash(prior.request_hash, hash)) {
         throw new ProblemError(
@@ -62,14 +72,21 @@ export async function idempotently(
           'This Idempotency-Key was used with a different request body in the last 24 hours.',
         );
       }
-      return { status: prior.response_status, body: prior.response_body, replayed: true };
+      return {
+        status: prior.response_status,
+        body: prior.response_body,
+        text: prior.response_text ?? JSON.stringify(prior.response_body),
+        replayed: true,
+      };
     }
     const answer = await create(tx);
+    const text = JSON.stringify(answer.body);
     await tx`
       update idempotency_keys
-         set response_status = ${answer.status}, response_body = ${tx.json(answer.body as never)}
+         set response_status = ${answer.status}, response_body = ${tx.json(answer.body as never)},
+             response_text = ${text}
        where organization_id = ${organizationId} and key = ${key}`;
-    return { ...answer, replayed: false };
+    return { ...answer, text, replayed: false };
   });
 }
 

@@ -86,7 +86,9 @@ export function createShipment({ sql }: Services): Middleware {
     if ('replayed' in answer && answer.replayed) ctx.set('Idempotent-Replayed', 'true');
     ctx.status = answer.status;
     ctx.set('Location', `/api/v1/shipments/${(answer.body as { id: string }).id}`);
-    ctx.body = answer.body;
+    // The text as first sent, so a replay is the same bytes (the docs promise it).
+    ctx.type = 'application/json';
+    ctx.body = 'text' in answer ? answer.text : JSON.stringify(answer.body);
   };
 }
 

@@ -38,8 +38,3 @@ export async function markSilentTerminalsOffline(
   }
   return marked;
 }
-
-/** Rate-limit hits older than any window are of no further use. */
-export async function pruneRateLimitHits(sql: Sql): Promise<void> {
-  await sql`delete from rate_limit_hits where at < now() - interval '2 minutes'`;
-}

@@ -69,8 +69,10 @@ async function lookUp(sql: Sql, hash: Buffer): Promise<AuthenticatedTerminal | u
 /**
  * Device-token authentication. Every failure (no header, malformed, unknown, revoked,
  * terminal not allowed) throws the same `unauthorized` problem. Heartbeats alone are let
- * through from an `offline` terminal: they are how it comes back. Known tokens are served
- * from the cache, which the database keeps exact; unknown ones always ask the database.
+ * through from an `offline` terminal: they are how it comes back. Every token, known or
+ * not, takes the same path: hash, cache (which the database keeps exact, unknown hashes
+ * included), database only on a miss, so the time of a refusal does not tell whether
+ * the token exists.
  */
 export function authenticateTerminal(
   sql: Sql,
@@ -83,10 +85,9 @@ export function authenticateTerminal(
     const hash = hashSecret(token);
     const key = hash.toString('base64');
     let terminal = cache.get(key);
-    if (!terminal) {
+    if (terminal === undefined) {
       const begunAt = cache.begin();
-      const found = await lookUp(sql, hash);
-      terminal = found && cache.put(key, found, begunAt);
+      terminal = cache.put(key, (await lookUp(sql, hash)) ?? null, begunAt);
     }
     const allowed =
       terminal?.status === 'online' || (options.allowOffline && terminal?.status === 'offline');

@@ -6,20 +6,31 @@ import type { AuthenticatedTerminal } from './auth';
 // 15 s, so a minute keeps every active kiosk's entry warm.
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 200_000;
+/** Unknown token hashes remembered; past this the oldest is forgotten first. */
+const MAX_UNKNOWN = 100_000;
 
 interface Entry {
   terminal: AuthenticatedTerminal;
   expires: number;
 }
 
+/** What a lookup found: a terminal, or `null` for a hash no live terminal has. */
+export type Lookup = AuthenticatedTerminal | null;
+
 /**
- * Terminal authentication by token hash, cached in process. Correctness comes from the
+ * Terminal authentication by token hash, cached in process. Unknown and revoked token
+ * hashes are cached too (as `null`), so a refused token costs what an offline or disabled
+ * terminal's does: one map lookup, no database round trip whose time would tell whether
+ * the token exists. A terminal created with a hash cached as unknown drops that entry by
+ * notification (migration 006), as revocations drop theirs. Correctness comes from the
  * database's notifications (migration 003), not from the TTL: a revocation, a status
  * change or a cabinet version bump reaches every server instance on commit. The TTL only
  * bounds the damage of a notification lost while the listening connection was down.
  */
 export class TerminalAuthCache {
   private readonly entries = new Map<string, Entry>();
+  /** Token hashes no live terminal has, with their expiry. */
+  private readonly unknown = new Map<string, number>();
   /** Which cached token hashes belong to a terminal id or a station id. */
   private readonly owners = new Map<string, Set<string>>();
   /** Latest cabinet version seen per station; versions only grow. */
@@ -32,7 +43,13 @@ export class TerminalAuthCache {
     return this.generation;
   }
 
-  get(tokenHash: string): AuthenticatedTerminal | undefined {
+  /** The cached lookup; `undefined` when the database has to be asked. */
+  get(tokenHash: string): Lookup | undefined {
+    const unknownUntil = this.unknown.get(tokenHash);
+    if (unknownUntil !== undefined) {
+      if (unknownUntil >= Date.now()) return null;
+      this.unknown.delete(tokenHash);
+    }
     const entry = this.entries.get(tokenHash);
     if (!entry) return undefined;
     if (entry.expires < Date.now()) {
@@ -42,7 +59,15 @@ export class TerminalAuthCache {
     return this.withLatestVersion(entry.terminal);
   }
 
-  put(tokenHash: string, terminal: AuthenticatedTerminal, begunAt: number): AuthenticatedTerminal {
+  put(tokenHash: string, terminal: Lookup, begunAt: number): Lookup {
+    if (terminal === null) {
+      if (begunAt === this.generation) {
+        if (this.unknown.size >= MAX_UNKNOWN)
+          this.unknown.delete(this.unknown.keys().next().value!);
+        this.unknown.set(tokenHash, Date.now() + TTL_MS);
+      }
+      return null;
+    }
     if (terminal.station)
       this.noteVersion(terminal.station.id, BigInt(terminal.station.cabinetVersion));
     // Invalidations are rare (revocations, status and station changes), so refusing to
@@ -71,6 +96,7 @@ export class TerminalAuthCache {
     this.generation++;
     if (key === '*') {
       this.entries.clear();
+      this.unknown.clear();
       this.owners.clear();
       this.versions.clear();
       return;
@@ -78,6 +104,12 @@ export class TerminalAuthCache {
     for (const hash of this.owners.get(key) ?? []) this.drop(hash);
     this.owners.delete(key);
     this.versions.delete(key);
+  }
+
+  /** A terminal now has this token hash (base64): it is no longer unknown. */
+  tokenIssued(tokenHash: string): void {
+    this.generation++;
+    this.unknown.delete(tokenHash);
   }
 
   private drop(tokenHash: string): void {
@@ -115,6 +147,7 @@ export async function listenForAuthChanges(
   const subscriptions = await Promise.all([
     sql.listen('locker_terminal', (id) => cache.invalidate(id), onConnect),
     sql.listen('locker_station', (id) => cache.invalidate(id), onConnect),
+    sql.listen('locker_terminal_token', (hash) => cache.tokenIssued(hash), onConnect),
     sql.listen(
       'locker_cabinet',
       (payload) => {

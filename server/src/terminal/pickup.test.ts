@@ -100,13 +100,11 @@ describe('POST /pickup', () => {
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    const n =
-      (
-        await stack.sql<
-          { n: number }[]
-        >`select count(*)::int as n from rate_limit_hits where terminal_id = ${terminal.id}`
-      )[0]?.n ?? 0;
-    expect(n).toBe(13);
+    // The window keeps the last limit + 1 attempt times, however many were made.
+    const [state] = await stack.sql<{ n: number }[]>`
+      select cardinality(attempts) as n from rate_limit_windows
+       where subject = ${terminal.id} and bucket = 'pickup'`;
+    expect(state?.n).toBe(11);
     // The limit is per terminal: another terminal is not affected.
     expect((await neighbour.api.post('/terminal/v1/pickup', { code: '99999999' })).status).toBe(
       401,
@@ -115,17 +113,21 @@ describe('POST /pickup', () => {
 
   it('lets attempts through again once the oldest ones leave the sliding window', async () => {
     const { terminal } = await stack.scene('1:S');
-    // Ten attempts made 50 s ago and one 30 s ago: the window still holds 11.
+    // Ten attempts made 50 s ago: the window holds 11 with the next one.
     await stack.sql`
-      insert into rate_limit_hits (terminal_id, bucket, at)
-      select ${terminal.id}, 'pickup', now() - interval '50 seconds' from generate_series(1, 10)`;
+      insert into rate_limit_windows (subject, bucket, attempts)
+      select ${terminal.id}, 'pickup', array_agg(now() - interval '50 seconds')
+        from generate_series(1, 10)`;
     const refused = await terminal.api.post('/terminal/v1/pickup', { code: '99999999' });
     expect(refused.status).toBe(429);
-    // Ten of the 11 hits leave the window 10 s from now; then one more attempt fits.
+    // Nine of the 10 old attempts leave the window 10 s from now; then one more fits.
     const wait = Number(refused.headers.get('retry-after'));
     expect(wait).toBeGreaterThanOrEqual(9);
     expect(wait).toBeLessThanOrEqual(11);
-    await stack.sql`update rate_limit_hits set at = at - interval '11 seconds' where terminal_id = ${terminal.id} and at < now() - interval '40 seconds'`;
+    await stack.sql`
+      update rate_limit_windows
+         set attempts = array(select t - interval '11 seconds' from unnest(attempts) t)
+       where subject = ${terminal.id}`;
     expect((await terminal.api.post('/terminal/v1/pickup', { code: '99999999' })).status).toBe(401);
   });
 });

@@ -1,34 +1,58 @@
 import type { Middleware } from 'koa';
 import type { Sql } from '../db/connect';
 import { problem } from '../http/problem';
+import type { Logger } from '../logger';
+import { noteLimitHit, type AlarmPolicy } from '../ratelimit/bruteForceAlarm';
+import { recordAttempt } from '../ratelimit/slidingWindow';
 
-const WINDOW_SECONDS = 60;
+export type TerminalBucket = 'pickup' | 'return' | 'courier';
 
 /**
- * Sliding-window limit per terminal, held in PostgreSQL so it holds across server
- * instances. Every attempt counts, refused ones included, as the spec says.
+ * A terminal at its limit in 3 of the last 5 minutes is being used to guess (codes,
+ * tracking or courier numbers): a kiosk in honest use never comes close.
  */
-export function rateLimit(sql: Sql, bucket: 'pickup' | 'return', perMinute: number): Middleware {
+const BRUTE_FORCE: AlarmPolicy = { hitMinutes: 3, ofLastMinutes: 5 };
+
+/**
+ * Sliding-window limit per terminal (spec, "Limits"): every attempt counts, refused ones
+ * included, and the window is shared by every server instance. Sustained refusals raise
+ * one operator alert per episode (`alerts` row, log line `"alert":"<bucket>_brute_force"`).
+ */
+export function rateLimit(
+  sql: Sql,
+  logger: Logger,
+  bucket: TerminalBucket,
+  perMinute: number,
+): Middleware {
   return async (ctx, next) => {
-    const terminalId = ctx.state.terminal.id;
-    const retryAfter = await sql.begin(async (tx) => {
-      // Serialises one terminal's attempts so two parallel ones cannot both see room.
-      await tx`select pg_advisory_xact_lock(hashtextextended(${terminalId + bucket}, 0))`;
-      await tx`insert into rate_limit_hits (terminal_id, bucket) values (${terminalId}, ${bucket})`;
-      const hits = await tx<{ at: Date; age_ms: number }[]>`
-        select at, extract(epoch from clock_timestamp() - at) * 1000 as age_ms
-          from rate_limit_hits
-         where terminal_id = ${terminalId} and bucket = ${bucket}
-           and at > clock_timestamp() - make_interval(secs => ${WINDOW_SECONDS})
-         order by at`;
-      if (hits.length <= perMinute) return 0;
-      // The next attempt is allowed once fewer than `perMinute` hits remain in the window,
-      // i.e. when the (n - perMinute + 1)-th oldest, counting the next attempt, has aged out.
-      const expiring = hits[hits.length - perMinute];
-      const waitMs = WINDOW_SECONDS * 1000 - Number(expiring?.age_ms ?? 0);
-      return Math.max(1, Math.ceil(waitMs / 1000));
+    const terminal = ctx.state.terminal;
+    const judged = await recordAttempt(sql, terminal.id, bucket, {
+      limit: perMinute,
+      windowSeconds: 60,
     });
-    if (retryAfter > 0) throw problem.rateLimited(retryAfter);
+    if (!judged.allowed) {
+      if (judged.lastLimitedMinute !== judged.minute) {
+        const raise = await noteLimitHit(sql, terminal.id, bucket, judged.minute, BRUTE_FORCE);
+        if (raise) await raiseAlarm(sql, logger, terminal.id, terminal.station?.id, bucket);
+      }
+      throw problem.rateLimited(judged.retryAfterSeconds);
+    }
     await next();
   };
+}
+
+async function raiseAlarm(
+  sql: Sql,
+  logger: Logger,
+  terminalId: string,
+  stationId: string | undefined,
+  bucket: TerminalBucket,
+): Promise<void> {
+  const kind = `${bucket}_brute_force`;
+  const message = `${bucket} limit hit in ${BRUTE_FORCE.hitMinutes} of the last ${BRUTE_FORCE.ofLastMinutes} minutes: someone may be guessing at this terminal`;
+  await sql`
+    insert into alerts (kind, terminal_id, station_id, message)
+    values (${kind}, ${terminalId}, ${stationId ?? null}, ${message})`;
+  // Operations' monitoring matches `alert: "<bucket>_brute_force"`.
+  logger.warn({ alert: kind, terminal_id: terminalId, station_id: stationId }, message);
 }

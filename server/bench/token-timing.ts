@@ -1,0 +1,95 @@
+/**
+ * Does the time of a refused device token tell whether it exists? Sends the same
+ * request with an unknown, a revoked, a disabled and an offline terminal's token,
+ * interleaved one by one so machine noise falls on every kind alike, and prints each
+ * kind's latency distribution.
+ *
+ *   TIMING_SAMPLES=2000 pnpm --filter @locker/server exec tsx bench/token-timing.ts
+ */
+import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import {
+  createStation,
+  createTerminal,
+  revokeTerminal,
+  setTerminalStatus,
+} from '../src/admin/commands';
+import { benchDatabase, benchServer } from './harness';
+
+const SAMPLES = Number(process.env.TIMING_SAMPLES ?? 2000);
+
+function timed(agent: http.Agent, url: URL, token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: '/terminal/v1/cabinet',
+        headers: { authorization: `Bearer ${token}` },
+        agent,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(Number(process.hrtime.bigint() - started) / 1e6));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const at = (sorted: number[], p: number) =>
+  Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! * 1000) / 1000;
+
+async function main() {
+  const db = await benchDatabase('locker_bench_token_timing');
+  const { sql } = db;
+  const station = await createStation(sql, { code: 'TT', name: 'Timing', doors: '1:S' });
+  const revoked = await createTerminal(sql, station.code);
+  await revokeTerminal(sql, revoked.id);
+  const disabled = await createTerminal(sql, station.code);
+  await setTerminalStatus(sql, disabled.id, 'disabled');
+  const offline = await createTerminal(sql, station.code);
+  await setTerminalStatus(sql, offline.id, 'offline');
+  const server = await benchServer(db.url);
+  const kinds: Record<string, string> = {
+    unknown: `tdev_${randomBytes(24).toString('base64url')}`,
+    revoked: revoked.token,
+    disabled: disabled.token,
+    offline: offline.token,
+  };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const url = new URL(server.url);
+  try {
+    const samples: Record<string, number[]> = {};
+    for (const kind of Object.keys(kinds)) samples[kind] = [];
+    for (let i = 0; i < 200; i++)
+      for (const token of Object.values(kinds)) await timed(agent, url, token);
+    for (let i = 0; i < SAMPLES; i++) {
+      for (const [kind, token] of Object.entries(kinds))
+        samples[kind]!.push(await timed(agent, url, token));
+    }
+    console.table(
+      Object.entries(samples).map(([kind, values]) => {
+        const sorted = values.sort((a, b) => a - b);
+        return {
+          token: kind,
+          n: sorted.length,
+          'p10 ms': at(sorted, 0.1),
+          'p50 ms': at(sorted, 0.5),
+          'p90 ms': at(sorted, 0.9),
+        };
+      }),
+    );
+  } finally {
+    agent.destroy();
+    server.stop();
+    await db.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,73 @@
+import type { Sql, TransactionSql } from '../db/connect';
+
+export interface SlidingWindow {
+  /** Attempts allowed per window, the attempt being judged included. */
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface Judgement {
+  allowed: boolean;
+  /** Whole seconds until an attempt would be allowed again; 0 when allowed. */
+  retryAfterSeconds: number;
+  /** The minute (epoch seconds / 60) of this attempt, by the database's clock. */
+  minute: number;
+  /** The latest minute already recorded as one in which the limit was hit. */
+  lastLimitedMinute: number | null;
+}
+
+/**
+ * Records one attempt of `subject` in `bucket` and judges it on an exact sliding window,
+ * held in PostgreSQL so every server instance shares it. Refused attempts count too.
+ *
+ * The row keeps only the times of the last `limit + 1` attempts, because that is all an
+ * exact judgement needs: the attempt is allowed when at most `limit` of them, itself
+ * included, are younger than the window. So each attempt costs one statement on one
+ * row of bounded size, however long a flood has lasted (the old design inserted a row
+ * per attempt and read back every row of the window). The row lock of the upsert
+ * serialises one subject's attempts; `clock_timestamp()` is read after that lock, so the
+ * times in the array only ever grow.
+ */
+export async function recordAttempt(
+  sql: Sql | TransactionSql,
+  subject: string,
+  bucket: string,
+  { limit, windowSeconds }: SlidingWindow,
+): Promise<Judgement> {
+  const [row] = await sql<
+    { in_window: number; retry_ms: number | null; minute: string; last_limited: string | null }[]
+  >`
+    with attempt as (
+      insert into rate_limit_windows as w (subject, bucket, attempts)
+      values (${subject}, ${bucket}, array[clock_timestamp()])
+      on conflict (subject, bucket) do update
+        set attempts = (w.attempts || clock_timestamp())[greatest(1, cardinality(w.attempts) + 1 - ${limit}):]
+      returning attempts, limited_minutes
+    )
+    select (select count(*) from unnest(a.attempts) t
+             where t > a.attempts[cardinality(a.attempts)] - make_interval(secs => ${windowSeconds}))::int as in_window,
+           -- Refused: the oldest kept attempt is the one that has to age out first.
+           case when cardinality(a.attempts) > ${limit} then
+             extract(epoch from a.attempts[2] + make_interval(secs => ${windowSeconds})
+                                - a.attempts[cardinality(a.attempts)]) * 1000
+           end::float8 as retry_ms,
+           floor(extract(epoch from a.attempts[cardinality(a.attempts)]) / 60)::bigint as minute,
+           a.limited_minutes[cardinality(a.limited_minutes)] as last_limited
+      from attempt a`;
+  if (!row) throw new Error('rate limit upsert returned no row');
+  const minutes = {
+    minute: Number(row.minute),
+    lastLimitedMinute: row.last_limited === null ? null : Number(row.last_limited),
+  };
+  if (row.in_window <= limit) return { allowed: true, retryAfterSeconds: 0, ...minutes };
+  // Rounded up, so retrying after exactly this long is allowed (if nothing else came in).
+  const retryAfterSeconds = Math.max(1, Math.ceil((row.retry_ms ?? 1000) / 1000));
+  return { allowed: false, retryAfterSeconds, ...minutes };
+}
+
+/** Rows whose newest attempt left every window and whose alarm episode is over. */
+export async function pruneRateLimitWindows(sql: Sql): Promise<void> {
+  await sql`
+    delete from rate_limit_windows
+     where attempts[cardinality(attempts)] < now() - interval '1 hour'`;
+}
