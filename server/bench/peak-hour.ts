@@ -172,7 +172,7 @@ async function warmUp(ctx: Context, server: ServerProcess) {
         },
       },
     ],
-    codes.length / 2000,
+    codes.length / 2000 + 1,
   );
   driver.close();
   const figures = driver.recorder.figures()[0]!;
