@@ -17,7 +17,9 @@ describe('postgres.js transactions under a full pipeline', () => {
   afterAll(() => sql?.end());
 
   it('reserves the connection of every BEGIN it writes, and leaves none open', async () => {
-    sql = postgres(url, { max: 2, max_pipeline: 0, onnotice: () => {} });
+    // A documented option its type definitions leave out.
+    const options = { max: 2, max_pipeline: 0, onnotice: () => {} } as postgres.Options<{}>;
+    sql = postgres(url, options);
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         sql!.begin(async (tx) => {
