@@ -18,7 +18,9 @@ describe('postgres.js transactions under a full pipeline', () => {
 
   it('reserves the connection of every BEGIN it writes, and leaves none open', async () => {
     // A documented option its type definitions leave out.
-    const options = { max: 2, max_pipeline: 0, onnotice: () => {} } as postgres.Options<{}>;
+    const options = { max: 2, max_pipeline: 0, onnotice: () => {} } as postgres.Options<
+      Record<string, never>
+    >;
     sql = postgres(url, options);
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
