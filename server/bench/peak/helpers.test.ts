@@ -43,6 +43,16 @@ describe('peak-hour statistics', () => {
     expect(nextFraction([{ fraction: 1, held: true }], 1.5)).toBe(1.5);
     expect(nextFraction([{ fraction: 1.5, held: true }], 1.5)).toBeUndefined();
     expect(nextFraction([{ fraction: 1, held: false }], 1.5)).toBe(0.5);
+    // Low fractions keep being bisected: a loaded machine may hold only a few percent.
+    expect(
+      nextFraction(
+        [
+          { fraction: 0.05, held: false },
+          { fraction: 0.025, held: false },
+        ],
+        1.5,
+      ),
+    ).toBe(0.01);
     expect(
       nextFraction(
         [

@@ -109,7 +109,7 @@ export function nextFraction(
   const low = held.length ? Math.max(...held) : 0;
   const high = failed.length ? Math.min(...failed) : undefined;
   if (high === undefined) return low >= ceiling ? undefined : Math.min(ceiling, low ? low * 2 : 1);
-  // Within 5% of the hour the answer is as exact as a noisy shared machine allows.
-  if (high - low <= 0.05) return undefined;
+  // Within a tenth of the bound (and 1% of the hour) is as exact as a shared machine allows.
+  if (high - low <= Math.max(0.01, high * 0.1)) return undefined;
   return Math.round(((low + high) / 2) * 100) / 100;
 }
