@@ -1,68 +1,63 @@
 /**
  * `pnpm start`: the whole stack for a newcomer. The server on the embedded PostgreSQL, a
- * demo organization, station, terminal and courier seeded on an empty database, and
- * everything needed to walk a parcel through printed once it is up.
+ * demo organization, station, terminal and courier seeded on an empty database, the demo
+ * terminal's kiosk on a simulated cabinet, and everything needed to walk a parcel through
+ * printed last, once everything is up. A failure to start is one sentence, exit status 1.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import * as admin from '../server/src/admin/commands';
-import { REPO_ROOT } from '../server/src/config';
-import type { Sql } from '../server/src/db/connect';
-import { startServer } from '../server/src/server';
 import { execFileSync } from 'node:child_process';
-import { loadKioskConfig, writeKioskConfig } from '../kiosk/src/core/config';
-import { KioskCore } from '../kiosk/src/core/kiosk';
-import { RENDERER_DIR, launchChromium } from '../kiosk/src/hosts/browser';
-import { startBrowserHost } from '../kiosk/src/hosts/browserHost';
+import net from 'node:net';
+import path from 'node:path';
+import {
+  KioskCore,
+  RENDERER_DIR,
+  launchChromium,
+  loadKioskConfig,
+  startBrowserHost,
+  writeKioskConfig,
+} from '@locker/kiosk';
+import {
+  REPO_ROOT,
+  startServer,
+  startupMessage,
+  type Logger,
+  type RunningServer,
+} from '@locker/server';
+import { banner, demoScene, type Demo } from './demo';
 
-const DEMO_FILE = path.join(REPO_ROOT, '.data/demo.json');
+class StartError extends Error {}
 
-interface Demo {
-  apiKey: string;
-  stationId: string;
-  stationCode: string;
-  terminalToken: string;
-  courierNumber: string;
+/** KIOSK_PORT, 8081 by default: where the kiosk's touchscreen page is served. */
+function kioskPort(): number {
+  const given = process.env.KIOSK_PORT?.trim() || '8081';
+  if (!/^\d+$/.test(given) || Number(given) > 65535)
+    throw new StartError(
+      `bad setting: KIOSK_PORT must be a whole number from 0 to 65535 (got "${given}")`,
+    );
+  return Number(given);
 }
 
-/** Seeds once, on an empty database; the secrets are kept beside it to print again. */
-async function demoScene(sql: Sql): Promise<Demo | undefined> {
-  const [row] = await sql<{ count: number }[]>`select count(*)::int as count from organizations`;
-  if ((row?.count ?? 0) > 0)
-    return existsSync(DEMO_FILE)
-      ? (JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as Demo)
-      : undefined;
-  const org = await admin.createOrganization(sql, 'Demo Shop');
-  const station = await admin.createStation(sql, {
-    code: 'DEMO-01',
-    name: 'Prishtina Mother Teresa Square',
-    cabinetSn: 'KR-CU16-DEMO',
-    doors: Array.from(
-      { length: 16 },
-      (_, i) => `${i + 1}:${['S', 'S', 'M', 'M', 'L', 'XL'][i % 6]}:A${i + 1}`,
-    ).join(','),
-    supportPhone: '+383 38 000 000',
-    idleTimeoutSeconds: 60,
+/** The kiosk's browser host would crash on a taken port: say so first, in a sentence. */
+async function ensureFree(port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', () =>
+      reject(
+        new StartError(
+          `KIOSK_PORT ${port} is already in use (is \`pnpm start\` already running?): stop what uses it, or set KIOSK_PORT to a free port`,
+        ),
+      ),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
   });
-  const terminal = await admin.createTerminal(sql, station.code);
-  const courier = await admin.createCourier(sql, '1001', 'Arben Krasniqi');
-  const demo: Demo = {
-    apiKey: org.apiKey,
-    stationId: station.id,
-    stationCode: station.code,
-    terminalToken: terminal.token,
-    courierNumber: courier.number,
-  };
-  mkdirSync(path.dirname(DEMO_FILE), { recursive: true });
-  writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
-  return demo;
 }
 
 /**
  * The demo terminal's kiosk on a simulated cabinet whose doors shut by themselves 6 s
  * after opening, gaining a parcel after a deposit and losing it after a pickup.
  */
-async function startKiosk(serverUrl: string, demo: Demo) {
+async function startKiosk(serverUrl: string, demo: Demo, port: number, logger: Logger) {
+  await ensureFree(port);
   execFileSync('pnpm', ['--filter', '@locker/kiosk', 'build'], {
     cwd: REPO_ROOT,
     stdio: 'ignore',
@@ -75,52 +70,49 @@ async function startKiosk(serverUrl: string, demo: Demo) {
     lock: { kind: 'simulator', boards: 1, autoCloseMs: 6000, demo: true },
     dataDir: './data',
   });
-  const core = await KioskCore.start(loadKioskConfig(file));
-  const host = await startBrowserHost(core, RENDERER_DIR, Number(process.env.KIOSK_PORT ?? 8081));
+  const log = logger.child({ component: 'kiosk' });
+  const core = await KioskCore.start(loadKioskConfig(file), {
+    info: (message, fields) => log.info(fields ?? {}, message),
+    warn: (message, fields) => log.warn(fields ?? {}, message),
+  });
+  const host = await startBrowserHost(core, RENDERER_DIR, port);
   return { core, host };
 }
 
-function banner(url: string, kioskUrl: string | undefined, demo: Demo | undefined): string {
-  if (!demo)
-    return `Server: ${url} (database not empty and no .data/demo.json: no demo credentials to show)`;
-  const m = `curl -s -H "Authorization: Bearer ${demo.apiKey}"`;
-  return `
-Parcel locker stack is up.
-
-  Kiosk (touchscreen)  ${kioskUrl}?lang=en   (Shqip, Srpski, Türkçe, English on screen)
-  Server               ${url}   (OpenAPI: ${url}/openapi.json)
-  Demo station         ${demo.stationCode} (id ${demo.stationId}), 16 doors, simulated cabinet
-  Courier number       ${demo.courierNumber}
-  Merchant API key     ${demo.apiKey}
-  Terminal token       ${demo.terminalToken}
-
-A whole parcel journey in five minutes:
-  1. A shop registers a shipment (note its tracking_number and id):
-       ${m} -X POST ${url}/api/v1/shipments -H 'Content-Type: application/json' \\
-         -d '{"destination_station_id":"${demo.stationId}","parcel_size":"S","recipient_name":"Drita Gashi","recipient_phone":"+38344123456","recipient_language":"sq"}'
-     Its label: ${m} ${url}/api/v1/shipments/<id>/label -o label.pdf
-  2. On the kiosk: Courier → ${demo.courierNumber} → OK → type the tracking number → OK.
-     The door opens; the simulated courier shuts it 6 s later with the parcel inside.
-  3. The SMS with the pickup code is printed below (in Albanian: "Kodi juaj për tërheqje").
-  4. On the kiosk: Pick up a parcel → the code → OK. The door opens and is shut, empty, 6 s later.
-  5. The shop sees it collected: ${m} ${url}/api/v1/track/<tracking_number>
-  Technicians: ${kioskUrl}#maintenance · pnpm admin --help · pnpm lockctl --help
-`;
-}
-
-const server = await startServer();
-const demo = await demoScene(server.sql);
-const kiosk = demo ? await startKiosk(`http://127.0.0.1:${server.port}`, demo) : undefined;
-process.stdout.write(banner(`http://localhost:${server.port}`, kiosk?.host.url, demo) + '\n');
-if (kiosk && process.argv.includes('--kiosk-window')) launchChromium(kiosk.host.url);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    const stopping = kiosk ? [kiosk.host.close(), kiosk.core.stop()] : [];
-    Promise.all(stopping)
-      .then(() => server.close())
-      .then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-  });
+let server: RunningServer | undefined;
+try {
+  const port = kioskPort();
+  server = await startServer();
+  const demo = await demoScene(server.sql);
+  const kiosk = demo
+    ? await startKiosk(`http://127.0.0.1:${server.port}`, demo, port, server.logger)
+    : undefined;
+  const kioskUrl = kiosk?.host.url.replace(/\/$/, '');
+  const places = {
+    url: `http://localhost:${server.port}`,
+    port: server.port,
+    kioskUrl,
+    kioskPort: kioskUrl ? Number(new URL(kioskUrl).port) : undefined,
+  };
+  process.stdout.write(banner(places, demo) + '\n');
+  if (kiosk && process.argv.includes('--kiosk-window')) launchChromium(kiosk.host.url);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      const stopping = kiosk ? [kiosk.host.close(), kiosk.core.stop()] : [];
+      Promise.all(stopping)
+        .then(() => server?.close())
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+    });
+  }
+} catch (error) {
+  const message =
+    error instanceof StartError
+      ? error.message
+      : startupMessage(error, process.env.DATABASE_URL || undefined);
+  process.stderr.write(`error: ${message}\n`);
+  await server?.close().catch(() => {});
+  process.exit(1);
 }

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface ServerConfig {
+  production: boolean;
   port: number;
   host: string;
   /** Unset: the embedded PostgreSQL under `.data/postgres`. */
@@ -22,21 +24,124 @@ export interface ServerConfig {
   merchantRequestsPerMinute: number;
 }
 
-const DEV_PICKUP_SECRET = 'development-only-pickup-code-secret';
+export const DEV_PICKUP_SECRET = 'development-only-pickup-code-secret';
 
+/** A bad setting: the message names the variable and says what it must be. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** A whole number from the environment, written as digits only (no `8080abc`, no `1e3`). */
+function whole(min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max, `must be a whole number from ${min} to ${max}`));
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Every setting the server reads, by the name of its environment variable. */
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.string().optional(),
+    PORT: whole(0, 65535).default(8080),
+    HOST: z.string().trim().min(1, 'must be a host name or address').default('0.0.0.0'),
+    DATABASE_URL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine(
+        (v) => v === undefined || /^postgres(ql)?:\/\/.+/.test(v),
+        'must be a postgres:// URL, e.g. postgres://user:password@host:5432/database',
+      ),
+    EMBEDDED_PG_DIR: z.string().trim().min(1).default(path.join(REPO_ROOT, '.data/postgres')),
+    EMBEDDED_PG_PORT: whole(1, 65535).default(54329),
+    PICKUP_CODE_SECRET: z
+      .string()
+      .min(16, 'must be at least 16 characters (a long random value)')
+      .default(DEV_PICKUP_SECRET),
+    SMS_TRANSPORT: z
+      .string()
+      .trim()
+      .default('console')
+      .refine(
+        (v) => v === 'console' || v === 'twilio' || /^file:.+/.test(v),
+        'must be console, file:PATH or twilio',
+      ),
+    TWILIO_ACCOUNT_SID: z.string().optional(),
+    TWILIO_AUTH_TOKEN: z.string().optional(),
+    TWILIO_FROM: z.string().optional(),
+    LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).default('info'),
+    OFFLINE_AFTER_SECONDS: whole(1, 86_400).default(180),
+    SWEEP_INTERVAL_MS: whole(10, 3_600_000).default(15_000),
+    DB_POOL_SIZE: whole(1, 1000).default(20),
+    MERCHANT_REQUESTS_PER_MINUTE: whole(1, 10_000_000).default(1200),
+  })
+  .superRefine((env, ctx) => {
+    if (env.SMS_TRANSPORT === 'twilio') {
+      for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
+        if (!env[name])
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'is required with SMS_TRANSPORT=twilio',
+          });
+      }
+    }
+    if (env.NODE_ENV !== 'production') return;
+    if (env.PICKUP_CODE_SECRET === DEV_PICKUP_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PICKUP_CODE_SECRET'],
+        message:
+          'must be set to a secret of your own with NODE_ENV=production (the development value is public)',
+      });
+    }
+    if (env.SMS_TRANSPORT === 'console') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMS_TRANSPORT'],
+        message:
+          'must not be console with NODE_ENV=production (nobody would receive the SMS): use twilio or file:PATH',
+      });
+    }
+  });
+
+/** The settings, validated as a whole; a ConfigError lists every bad variable by name. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  // An empty variable counts as unset, as in a shell's `PORT= pnpm serve`.
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = EnvSchema.safeParse(given);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      const value = given[name];
+      const shown =
+        value === undefined || /SECRET|TOKEN|PASSWORD|DATABASE_URL/.test(name)
+          ? ''
+          : ` (got "${value}")`;
+      return `${name} ${issue.message}${shown}`;
+    });
+    throw new ConfigError(`bad setting: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
   return {
-    port: Number(env.PORT ?? 8080),
-    host: env.HOST ?? '0.0.0.0',
-    databaseUrl: env.DATABASE_URL || undefined,
-    embeddedDataDir: env.EMBEDDED_PG_DIR ?? path.join(REPO_ROOT, '.data/postgres'),
-    embeddedPort: Number(env.EMBEDDED_PG_PORT ?? 54329),
-    pickupCodeSecret: env.PICKUP_CODE_SECRET ?? DEV_PICKUP_SECRET,
-    smsTransport: env.SMS_TRANSPORT ?? 'console',
-    logLevel: env.LOG_LEVEL ?? 'info',
-    offlineAfterSeconds: Number(env.OFFLINE_AFTER_SECONDS ?? 180),
-    sweepIntervalMs: Number(env.SWEEP_INTERVAL_MS ?? 15_000),
-    dbPoolSize: Number(env.DB_POOL_SIZE ?? 20),
-    merchantRequestsPerMinute: Number(env.MERCHANT_REQUESTS_PER_MINUTE ?? 1200),
+    production: e.NODE_ENV === 'production',
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    embeddedDataDir: e.EMBEDDED_PG_DIR,
+    embeddedPort: e.EMBEDDED_PG_PORT,
+    pickupCodeSecret: e.PICKUP_CODE_SECRET,
+    smsTransport: e.SMS_TRANSPORT,
+    logLevel: e.LOG_LEVEL,
+    offlineAfterSeconds: e.OFFLINE_AFTER_SECONDS,
+    sweepIntervalMs: e.SWEEP_INTERVAL_MS,
+    dbPoolSize: e.DB_POOL_SIZE,
+    merchantRequestsPerMinute: e.MERCHANT_REQUESTS_PER_MINUTE,
   };
 }

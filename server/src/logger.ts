@@ -1,7 +1,56 @@
 import pino from 'pino';
+import { prettyFactory } from 'pino-pretty';
 
 export type Logger = pino.Logger;
 
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'parcel-locker' } });
+export interface LoggerOptions {
+  /** Lines for a person instead of JSON; default: stdout is a terminal and not production. */
+  pretty?: boolean;
+}
+
+// ANSI styles for the lines a person must not miss.
+const ALERT = '\u001b[1;41;97m';
+const RESET = '\u001b[0m';
+
+/** A kiosk's routine polling, answered fine: hidden from the human view, kept in JSON. */
+function routine(log: Record<string, unknown>): boolean {
+  return (
+    log.msg === 'request' &&
+    typeof log.status === 'number' &&
+    log.status < 400 &&
+    /^\/terminal\/v1\/(heartbeat|cabinet)$/.test(String(log.path))
+  );
+}
+
+function humanStream(): { write(line: string): void } {
+  const colors = process.stdout.isTTY === true;
+  const prettify = prettyFactory({
+    colorize: colors,
+    translateTime: 'HH:MM:ss',
+    ignore: 'pid,hostname,service,correlation_id,method,path,status,ms,alert',
+    singleLine: true,
+    messageFormat: (log, messageKey) => {
+      const message = typeof log[messageKey] === 'string' ? log[messageKey] : '';
+      if (typeof log.alert === 'string') {
+        const label = ` ALERT ${log.alert} `;
+        return `${colors ? ALERT + label + RESET : `[${label.trim()}]`} ${message}`;
+      }
+      if (message === 'request')
+        return `${String(log.method)} ${String(log.path)} → ${String(log.status)} (${String(log.ms)} ms)`;
+      return message;
+    },
+  });
+  return {
+    write(line: string) {
+      const log = JSON.parse(line) as Record<string, unknown>;
+      if (!routine(log)) process.stdout.write(prettify(log));
+    },
+  };
+}
+
+export function createLogger(level: string, options: LoggerOptions = {}): Logger {
+  const pretty =
+    options.pretty ?? (process.stdout.isTTY === true && process.env.NODE_ENV !== 'production');
+  if (!pretty) return pino({ level, base: { service: 'parcel-locker' } });
+  return pino({ level, base: { service: 'parcel-locker' } }, humanStream());
 }

@@ -58,7 +58,13 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const config = { ...loadConfig(), ...overrides };
   const logger = createLogger(config.logLevel);
   const { url, sql, embedded } = await openDatabase(config);
-  await migrate(sql);
+  try {
+    await migrate(sql);
+  } catch (error) {
+    await sql.end({ timeout: 1 });
+    await embedded?.stop();
+    throw error;
+  }
   const softSql = connect(url, { max: 4, asynchronousCommit: true });
   const authCache = new TerminalAuthCache();
   const unlisten = await listenForAuthChanges(sql, authCache, logger);
@@ -92,11 +98,20 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     cabinetChanged: (stationId) => noteCommittedVersion(sql, authCache, stationId),
   };
   const http = createHttpServer(createApp(services).callback(), logger);
-  await new Promise<void>((resolve, reject) => {
-    http.once('listening', resolve);
-    http.once('error', reject);
-    http.listen(config.port, config.host);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('listening', resolve);
+      http.once('error', reject);
+      http.listen(config.port, config.host);
+    });
+  } catch (error) {
+    // A taken port: leave nothing running behind the one-sentence error.
+    await Promise.all(pollers.map((p) => p.stop()));
+    await unlisten();
+    await Promise.all([sql.end({ timeout: 1 }), softSql.end({ timeout: 1 })]);
+    await embedded?.stop();
+    throw error;
+  }
   const port = (http.address() as AddressInfo).port;
   logger.info({ port, database: embedded ? 'embedded' : 'DATABASE_URL' }, 'server listening');
 

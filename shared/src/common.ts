@@ -18,11 +18,11 @@ export const OccurredAtSchema = z.iso.datetime({ offset: true });
 
 // U+0000, or a UTF-16 surrogate without its other half: neither can be stored as text
 // (PostgreSQL refuses the first; the second would be silently replaced by U+FFFD).
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Whether `value` holds a character no text column can store as sent. */
 export function hasUnstorableCharacters(value: string): boolean {
-  return UNSTORABLE.test(value);
+  return value.includes('\u0000') || LONE_SURROGATE.test(value);
 }
 
 /**

@@ -7,10 +7,9 @@ import path from 'node:path';
 import { ipcMainInvokeHandler } from 'electron-playwright-helpers';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KIOSK_METHODS } from '../../kiosk/src/bridge/api';
-import { RENDERER_DIR } from '../../kiosk/src/hosts/browser';
-import { SimulatedCabinet, serveTcp, type TcpSimulator } from '../../lock-driver/src/index';
-import { client, waitFor } from '../../server/test/harness';
+import { KIOSK_METHODS, RENDERER_DIR } from '@locker/kiosk';
+import { SimulatedCabinet, serveTcp, type TcpSimulator } from '@locker/lock-driver';
+import { client, waitFor } from '@locker/server/testing';
 import { kioskStation, typeOnKeypad, writeTestKioskConfig } from '../kiosk/fixture';
 
 const KIOSK_DIR = path.resolve(RENDERER_DIR, '../..');

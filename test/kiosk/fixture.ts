@@ -2,12 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { loadKioskConfig, writeKioskConfig } from '../../kiosk/src/core/config';
-import { KioskCore } from '../../kiosk/src/core/kiosk';
-import { startBrowserHost, type BrowserHost } from '../../kiosk/src/hosts/browserHost';
-import { RENDERER_DIR } from '../../kiosk/src/hosts/browser';
-import { startTestServer, type TestStack } from '../../server/test/harness';
-import { createCourier } from '../../server/src/admin/commands';
+import {
+  KioskCore,
+  RENDERER_DIR,
+  loadKioskConfig,
+  startBrowserHost,
+  writeKioskConfig,
+  type BrowserHost,
+} from '@locker/kiosk';
+import { startTestServer, type TestStack } from '@locker/server/testing';
+import { admin } from '@locker/server';
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -56,7 +60,7 @@ export async function kioskStation(doors = '1:S,2:S,3:M,4:L', stationExtra = {})
   const stack = await startTestServer();
   const base = await stack.scene(doors, { supportPhone: '+383 38 555 000', ...stationExtra });
   // Couriers type their staff number on the keypad: digits.
-  const courier = await createCourier(
+  const courier = await admin.createCourier(
     stack.sql,
     String(10_000 + Math.floor(Math.random() * 89_999)),
     'Arben Krasniqi',

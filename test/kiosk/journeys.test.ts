@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { client, waitFor } from '../../server/test/harness';
+import { client, waitFor } from '@locker/server/testing';
 import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
 
 let browser: Browser;

@@ -3,10 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedCabinet, serveTcp } from '../../lock-driver/src/index';
-import { REPO_ROOT } from '../../server/src/config';
-import { startServer, type RunningServer } from '../../server/src/server';
-import { client, startTestServer, waitFor } from '../../server/test/harness';
+import { SimulatedCabinet, serveTcp } from '@locker/lock-driver';
+import { REPO_ROOT, startServer, type RunningServer } from '@locker/server';
+import { client, startTestServer, waitFor } from '@locker/server/testing';
 import { kioskScene, launchBrowser, typeOnKeypad, writeTestKioskConfig } from './fixture';
 
 let browser: Browser;

@@ -2,20 +2,37 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config';
-import { connect, type Sql } from '../db/connect';
 import { hashSecret } from '../domain/secrets';
-import { freshDatabaseUrl } from '../../test/databases';
+import { startTestServer, type TestStack } from '../../test/harness';
+import { runAdmin } from './run';
 
 const run = promisify(execFile);
-let databaseUrl: string;
-let sql: Sql;
+let stack: TestStack;
+
+interface Answer {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI's entry point in-process, with the arguments an operator would type. */
+async function admin(...args: string[]): Promise<Answer> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin(args, {
+    out: (t) => (stdout += t),
+    err: (t) => (stderr += t),
+    env: { ...process.env, DATABASE_URL: stack.databaseUrl },
+  });
+  return { code, stdout, stderr };
+}
 
 /** `pnpm admin ...` exactly as an operator types it, from the repository root. */
-async function pnpmAdmin(...args: string[]) {
+async function pnpmAdmin(...args: string[]): Promise<Answer> {
   try {
     const { stdout, stderr } = await run('pnpm', ['admin', ...args], {
       cwd: REPO_ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
+      env: { ...process.env, DATABASE_URL: stack.databaseUrl },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -25,26 +42,29 @@ async function pnpmAdmin(...args: string[]) {
 }
 
 /** The whole of stdout must be one JSON object. */
-async function json(...args: string[]): Promise<Record<string, any>> {
-  const result = await pnpmAdmin(...args);
+function oneObject(result: Answer): Record<string, any> {
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout.trim().split('\n')).toHaveLength(1);
   return JSON.parse(result.stdout) as Record<string, any>;
 }
+const json = async (...args: string[]) => oneObject(await admin(...args));
 
 beforeAll(async () => {
-  databaseUrl = await freshDatabaseUrl();
-  sql = connect(databaseUrl, { max: 1 });
+  stack = await startTestServer();
 });
-afterAll(() => sql.end());
+afterAll(() => stack.close());
 
-describe('pnpm admin', () => {
-  it('creates an organization, station, terminal and courier, each printing one JSON object', async () => {
-    const org = await json('org', 'create', '--name', 'Shop Tirana');
+describe('pnpm admin, as typed', () => {
+  it('creates an organization through pnpm and prints one JSON object', async () => {
+    const org = oneObject(await pnpmAdmin('org', 'create', '--name', 'Shop Tirana'));
     expect(Object.keys(org).sort()).toEqual(['apiKey', 'id', 'name']);
-    const [key] = await sql`select key_hash from api_keys where organization_id = ${org.id}`;
+    const [key] = await stack.sql`select key_hash from api_keys where organization_id = ${org.id}`;
     expect(Buffer.compare(key!.key_hash, hashSecret(org.apiKey))).toBe(0);
+  });
+});
 
+describe('operator commands', () => {
+  it('creates an organization, station, terminal and courier, each printing one JSON object', async () => {
     const station = await json(
       'station',
       'create',
@@ -54,6 +74,8 @@ describe('pnpm admin', () => {
       'Tirana Blloku',
       '--doors',
       '1:S:A1,2:M:A2,3:L,4:XL,5:-',
+      '--support-phone',
+      '+38338200200',
     );
     expect(station).toMatchObject({ code: 'TIR1', name: 'Tirana Blloku', cabinetSn: 'TIR1' });
     expect(station.doors).toEqual([
@@ -63,6 +85,8 @@ describe('pnpm admin', () => {
       { position: 4, size: 'XL', code: null },
       { position: 5, size: null, code: null },
     ]);
+    const [stored] = await stack.sql`select support_phone from stations where code = 'TIR1'`;
+    expect(stored!.support_phone).toBe('+383 38 200 200');
     const withSn = await json(
       'station',
       'create',
@@ -79,11 +103,7 @@ describe('pnpm admin', () => {
 
     expect(
       await json('door', 'set', '--station', 'TIR1', '--position', '2', '--service', 'out'),
-    ).toEqual({
-      station: 'TIR1',
-      position: 2,
-      status: 'out_of_service',
-    });
+    ).toEqual({ station: 'TIR1', position: 2, status: 'out_of_service' });
 
     const terminal = await json('terminal', 'create', '--station', 'TIR1');
     expect(terminal).toMatchObject({ stationCode: 'TIR1', token: expect.stringMatching(/^tdev_/) });
@@ -102,6 +122,7 @@ describe('pnpm admin', () => {
       active: false,
     });
 
+    const org = await json('org', 'create', '--name', 'Shop Durres');
     const webhook = await json(
       'org',
       'set-webhook',
@@ -118,8 +139,94 @@ describe('pnpm admin', () => {
     const rotated = await json('org', 'rotate-key', '--org', org.id);
     expect(rotated.apiKey).not.toBe(org.apiKey);
     const keys =
-      await sql`select revoked_at is null as active from api_keys where organization_id = ${org.id} order by created_at`;
+      await stack.sql`select revoked_at is null as active from api_keys where organization_id = ${org.id} order by created_at`;
     expect(keys.map((k) => k.active)).toEqual([false, true]);
+  });
+
+  it('lists and shows organizations, stations with their doors, terminals and couriers', async () => {
+    const { org, station, terminal, courier, deposit } = await stack.scene('1:S:A1,2:M,3:L');
+    await stack.sql`update doors set out_of_service = true where station_id = ${station.id} and position = 3`;
+    const { shipment, door } = await deposit();
+    await terminal.api.post('/terminal/v1/heartbeat', { appVersion: '9.9.9' });
+
+    const orgs = await json('org', 'list');
+    expect(orgs.organizations).toContainEqual(
+      expect.objectContaining({ id: org.id, name: org.name, activeApiKeys: 1 }),
+    );
+    expect(await json('org', 'show', '--org', org.id)).toMatchObject({
+      id: org.id,
+      shipments: 1,
+    });
+    const stations = await json('station', 'list');
+    expect(stations.stations).toContainEqual(
+      expect.objectContaining({ code: station.code, doors: 3, occupied: 1, terminals: 1 }),
+    );
+    const shown = await json('station', 'show', '--station', station.code);
+    expect(shown.doors).toHaveLength(3);
+    expect(shown.doors.find((d: any) => d.position === door)).toMatchObject({
+      holds: 'delivery',
+      trackingNumber: shipment.tracking_number,
+      status: 'in_service',
+    });
+    expect(shown.doors.find((d: any) => d.position === 3)).toMatchObject({
+      status: 'out_of_service',
+      holds: null,
+    });
+    expect(shown.terminals).toEqual([expect.objectContaining({ id: terminal.id })]);
+
+    const terminals = await json('terminal', 'list', '--station', station.code);
+    expect(terminals.terminals).toEqual([
+      expect.objectContaining({
+        id: terminal.id,
+        stationCode: station.code,
+        status: 'online',
+        revoked: false,
+        appVersion: '9.9.9',
+        lastHeartbeatAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      }),
+    ]);
+    expect(await json('terminal', 'show', '--id', terminal.id)).toMatchObject({
+      id: terminal.id,
+      stationCode: station.code,
+    });
+    const couriers = await json('courier', 'list');
+    expect(couriers.couriers).toContainEqual(
+      expect.objectContaining({ number: courier.number, active: true }),
+    );
+    expect(await json('courier', 'show', '--number', courier.number)).toMatchObject({
+      name: courier.name,
+    });
+
+    const found = await json('shipment', 'show', '--tracking', shipment.tracking_number);
+    expect(found).toMatchObject({
+      trackingNumber: shipment.tracking_number,
+      status: 'ready_for_pickup',
+      stationCode: station.code,
+      door,
+      organization: org.name,
+    });
+    expect(found.events.map((e: any) => e.status)).toContain('ready_for_pickup');
+  });
+
+  it('lays the same answer out as a table with --table', async () => {
+    const { station } = await stack.scene('1:S:A1,2:M');
+    const result = await admin('station', 'show', '--station', station.code, '--table');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^code +${station.code}$`, 'm'));
+    expect(result.stdout).toMatch(/^doors:\nposition +code +size +status/m);
+    expect(result.stdout).toMatch(/^1 +A1 +S +in_service/m);
+  });
+
+  it('prints each command its own help, naming every option', async () => {
+    const help = await admin('station', 'create', '--help');
+    expect(help.code).toBe(0);
+    for (const option of ['--code CODE', '--name NAME', '--doors SPEC', '[--support-phone PHONE]'])
+      expect(help.stdout).toContain(option);
+    const group = await admin('terminal', '--help');
+    expect(group.stdout).toMatch(/terminal list +every terminal/);
+    expect(group.stdout).not.toMatch(/courier create/);
+    const all = await admin('--help');
+    expect(all.stdout).toMatch(/shipment show/);
   });
 
   it('fails with a non-zero exit and a clear message on stderr, printing nothing on stdout', async () => {
@@ -138,9 +245,24 @@ describe('pnpm admin', () => {
         ]),
         /--max-storage-hours \(100\) must be at least --free-storage-hours \(200\)/,
       ],
+      [
+        ['station', 'create', '--code', 'BAD', '--name', 'x', '--doors', '1:S'].concat([
+          '--support-phone',
+          '12345',
+        ]),
+        /--support-phone must be a dialable number/,
+      ],
       [['door', 'set', '--station', 'NOPE', '--position', '1', '--service', 'out'], /not found/],
-      [['terminal', 'revoke', '--id', 'not-a-uuid'], /UUID/],
-      [['courier', 'create', '--number', 'K-1'], /--name is required/],
+      [
+        ['terminal', 'revoke', '--id', 'not-a-uuid'],
+        /--id must be an id as `pnpm admin terminal list` prints it/,
+      ],
+      [['terminal', 'set-status', '--status', 'disabled'], /terminal set-status needs --id ID/],
+      [['courier', 'create', '--number', 'K-1'], /courier create needs --name NAME/],
+      [
+        ['courier', 'create', '--number', 'K-1', '--nmae', 'x'],
+        /courier create has no option --nmae/,
+      ],
       [
         [
           'terminal',
@@ -152,16 +274,17 @@ describe('pnpm admin', () => {
         ],
         /one of online, offline, disabled/,
       ],
-      [['nonsense'], /usage: pnpm admin/],
+      [['shipment', 'show', '--tracking', 'NOPE-1'], /shipment NOPE-1 not found/],
+      [['nonsense'], /unknown command "nonsense"[\s\S]*usage: pnpm admin/],
     ];
     for (const [args, message] of cases) {
-      const result = await pnpmAdmin(...args);
+      const result = await admin(...args);
       expect(result.code, args.join(' ')).not.toBe(0);
-      expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(message);
+      expect(result.stdout, args.join(' ')).toBe('');
+      expect(result.stderr, args.join(' ')).toMatch(message);
     }
     await json('courier', 'create', '--number', 'K-2', '--name', 'A');
-    const duplicate = await pnpmAdmin('courier', 'create', '--number', 'K-2', '--name', 'B');
+    const duplicate = await admin('courier', 'create', '--number', 'K-2', '--name', 'B');
     expect(duplicate.code).not.toBe(0);
     expect(duplicate.stderr).toMatch(/already exists/);
   });

@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Sql } from '../db/connect';
 import { hashSecret, newSecret } from '../domain/secrets';
 import { parseDoorSpec, type DoorSpec } from './doorSpec';
@@ -73,7 +74,20 @@ function storageHours(input: StationInput): { free: number; max: number } {
   return { free, max };
 }
 
+/** The kiosk shows it for customers to call: a dialable number, stored in international form. */
+function supportPhone(given: string | undefined): string {
+  if (given === undefined || given.trim() === '') return '';
+  const phone = parsePhoneNumberFromString(given);
+  if (!phone?.isValid()) {
+    throw new AdminError(
+      `--support-phone must be a dialable number in international form, e.g. +383 38 200 200, not "${given}"`,
+    );
+  }
+  return phone.formatInternational();
+}
+
 export async function createStation(sql: Sql, input: StationInput) {
+  const phone = supportPhone(input.supportPhone);
   let doors: DoorSpec[];
   try {
     doors = parseDoorSpec(input.doors);
@@ -85,7 +99,7 @@ export async function createStation(sql: Sql, input: StationInput) {
     const [station] = await tx<{ id: string; code: string; name: string; cabinet_sn: string }[]>`
       insert into stations (code, name, cabinet_sn, support_phone, idle_timeout_seconds,
                             free_storage_hours, max_storage_hours)
-      values (${input.code}, ${input.name}, ${input.cabinetSn ?? input.code}, ${input.supportPhone ?? ''},
+      values (${input.code}, ${input.name}, ${input.cabinetSn ?? input.code}, ${phone},
               ${input.idleTimeoutSeconds ?? 60}, ${storage.free}, ${storage.max})
       returning id, code, name, cabinet_sn`;
     const created = one(station, 'station');

@@ -16,7 +16,13 @@ function consoleTransport(): SmsTransport {
   return {
     name: 'console',
     send: (m) => {
-      process.stdout.write(`\n📱 SMS to ${m.to} [${m.language}]\n   ${m.text}\n\n`);
+      const head = `📱 SMS to ${m.to} [${m.language}]`;
+      // In a terminal it stands out from the log lines around it: it carries the code.
+      process.stdout.write(
+        process.stdout.isTTY
+          ? `\n\u001b[1;30;43m ${head} \u001b[0m\n\u001b[1m   ${m.text}\u001b[0m\n\n`
+          : `\n${head}\n   ${m.text}\n\n`,
+      );
       return Promise.resolve();
     },
   };
