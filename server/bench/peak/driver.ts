@@ -126,7 +126,7 @@ export class Driver {
       await new Promise((r) => setTimeout(r, 1));
     }
     // Follow-ups of the last requests still go out; nothing new is started.
-    const drainUntil = performance.now() + 60_000;
+    const drainUntil = performance.now() + 20_000;
     while ((this.inFlight.size || this.later.length) && performance.now() < drainUntil) {
       dueLater(performance.now());
       await new Promise((r) => setTimeout(r, 5));
