@@ -96,7 +96,8 @@ export class Driver {
     void done.then(() => this.inFlight.delete(done));
   }
 
-  async run(streams: Stream[], seconds: number): Promise<RunResult> {
+  /** `drainSeconds`: how long answers to requests already sent are waited for. */
+  async run(streams: Stream[], seconds: number, drainSeconds = 20): Promise<RunResult> {
     const cpuAtStart = process.cpuUsage();
     const start = performance.now();
     const end = start + seconds * 1000;
@@ -126,7 +127,7 @@ export class Driver {
       await new Promise((r) => setTimeout(r, 1));
     }
     // Follow-ups of the last requests still go out; nothing new is started.
-    const drainUntil = performance.now() + 20_000;
+    const drainUntil = performance.now() + drainSeconds * 1000;
     while ((this.inFlight.size || this.later.length) && performance.now() < drainUntil) {
       dueLater(performance.now());
       await new Promise((r) => setTimeout(r, 5));
