@@ -201,8 +201,15 @@ async function runPhase(ctx: Context, phase: Phase) {
   const result = await driver.run(peakStreams(calls, rates, SHARES), phase.seconds);
   const after = cpuSnapshot(servers.map((s) => s.pid));
   driver.close();
-  const cpu = cpuShares(before, after, result.seconds, result.cpuSeconds);
   const figures = result.recorder.figures();
+  const cpu = cpuShares(
+    before,
+    after,
+    result.seconds,
+    result.cpuSeconds,
+    figures.at(-1)!.answered,
+    totalRate(HOUR),
+  );
   const undelivered = await waitForOutbox(ctx.sql, since, 30_000);
   const lag = await outboxLag(ctx.sql, since);
   const invariants = await checkInvariants(

@@ -139,6 +139,8 @@ export function cpuShares(
   after: CpuSnapshot,
   seconds: number,
   generatorCpuSeconds: number,
+  answered: number,
+  hourRequests: number,
 ) {
   const cores = os.cpus().length;
   const pct = (cpuSeconds: number) => Math.round((cpuSeconds / (seconds * cores)) * 1000) / 10;
@@ -150,8 +152,21 @@ export function cpuShares(
     'postgres %': pct(after.postgres - before.postgres),
     'machine busy %': Math.round(machine * 1000) / 10,
     'load avg (1 min)': Math.round(os.loadavg()[0]! * 100) / 100,
+    // CPU time is what a shared machine distorts least: per answered request, and the
+    // cores the whole hour (`hourRequests`/s) would need at that cost, generator aside.
+    'server CPU ms/request': perRequest(after.servers - before.servers, answered),
+    'postgres CPU ms/request': perRequest(after.postgres - before.postgres, answered),
+    'cores for the whole hour (server + postgres)':
+      Math.round(
+        ((after.servers - before.servers + after.postgres - before.postgres) / answered) *
+          hourRequests *
+          100,
+      ) / 100,
   };
 }
+
+const perRequest = (cpuSeconds: number, answered: number) =>
+  answered ? Math.round((cpuSeconds / answered) * 1e5) / 100 : 0;
 
 /** Statements of background work (outbox delivery, sweeps), not of the request itself. */
 const BACKGROUND = [
