@@ -186,9 +186,24 @@ async function warmUp(ctx: Context, server: ServerProcess) {
   );
 }
 
+/**
+ * Waits (up to a minute) until every instance answers a request that needs no database
+ * at once: requests a failed phase left queued must not be counted against the next one.
+ */
+async function settle(servers: ServerProcess[]) {
+  const deadline = Date.now() + 60_000;
+  for (let quick = 0; quick < 3 && Date.now() < deadline;) {
+    const started = performance.now();
+    await Promise.all(servers.map((s) => fetch(`${s.url}/terminal/v1/cabinet`).catch(() => {})));
+    quick = performance.now() - started < 50 ? quick + 1 : 0;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 async function runPhase(ctx: Context, phase: Phase) {
   await ensureServers(ctx, phase.instances);
   const servers = ctx.servers.slice(0, phase.instances);
+  await settle(servers);
   const rates = scaled(HOUR, phase.fraction);
   const driver = new Driver(servers.map((s) => new URL(s.url)));
   const deposits: DepositAnswer[] = [];
