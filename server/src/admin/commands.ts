@@ -29,7 +29,7 @@ export async function setOrganizationWebhook(sql: Sql, orgId: string, url: strin
   if (problem) throw new AdminError(`--url ${problem}`);
   const [org] = await sql<{ id: string }[]>`select id from organizations where id = ${orgId}`;
   const endpoint = await createEndpoint(sql, one(org, 'organization').id, { url });
-  return { id: orgId, webhookUrl: url, webhookSecret: endpoint.secret };
+  return { id: orgId, endpointId: endpoint.id, webhookUrl: url, webhookSecret: endpoint.secret };
 }
 
 /** A new key; every earlier key of the organization stops working at once. */

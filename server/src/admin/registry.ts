@@ -112,8 +112,19 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'adds a webhook endpoint (Standard Webhooks); its signing secret, printed once',
     prints: '{"id","webhookUrl","webhookSecret"}',
     options: [ORG, { name: 'url', value: 'URL', help: 'an http(s) URL', required: true }],
-    run: (sql, o) =>
-      admin.setOrganizationWebhook(sql, id(o, 'org', 'pnpm admin org list'), got(o, 'url')),
+    // The shape decisions.md gives this command; the endpoint's id is in `org show`.
+    run: async (sql, o) => {
+      const {
+        id: orgId,
+        webhookUrl,
+        webhookSecret,
+      } = await admin.setOrganizationWebhook(
+        sql,
+        id(o, 'org', 'pnpm admin org list'),
+        got(o, 'url'),
+      );
+      return { id: orgId, webhookUrl, webhookSecret };
+    },
   },
   {
     name: 'org rotate-key',

@@ -17,7 +17,13 @@ export async function smallestFreeDoor(
   stationId: string,
   size: Size,
 ): Promise<FreeDoor | undefined> {
-  const [door] = await tx<FreeDoor[]>`
+  const [door] = await tx<FreeDoor[]>`${smallestFreeDoorQuery(tx, stationId, size)}`;
+  return door;
+}
+
+/** The query of `smallestFreeDoor`, to use inside a larger statement (a CTE). */
+export function smallestFreeDoorQuery(tx: TransactionSql, stationId: string, size: Size) {
+  return tx`
     select d.id, d.position
       from doors d
      where d.station_id = ${stationId}
@@ -26,7 +32,6 @@ export async function smallestFreeDoor(
        and not exists (select 1 from door_occupancy o where o.door_id = d.id)
      order by array_position(array['S', 'M', 'L', 'XL'], d.size), d.position
      limit 1`;
-  return door;
 }
 
 /**

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { codeSmsNotOnce, depositsNotInTheirDoor, doublyOccupied } from './invariants';
+import { isBackground } from './processes';
+import { DEFAULT_SHARES, polishBusiestHour, poolsFor, scaled, totalRate } from './plan';
+import { nextFraction, percentile, Recorder, sustained } from './stats';
+
+describe('peak-hour statistics', () => {
+  it('takes nearest-rank percentiles', () => {
+    const values = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(values, 50)).toBe(50);
+    expect(percentile(values, 99)).toBe(99);
+    expect(percentile(values, 100)).toBe(100);
+    expect(percentile([7], 99)).toBe(7);
+    expect(percentile([], 99)).toBe(0);
+  });
+
+  it('counts unexpected statuses and transport failures as errors, per endpoint and in all', () => {
+    const r = new Recorder();
+    r.sent('a');
+    r.answered('a', 200, 5, true);
+    r.sent('a');
+    r.answered('a', 500, 50, false);
+    r.sent('b');
+    r.failed('b', 'error(ECONNRESET)');
+    const [a, b, all] = r.figures();
+    expect(a).toMatchObject({ endpoint: 'a', sent: 2, answered: 2, errors: 1, 'max ms': 50 });
+    expect(a!.statuses).toBe('200:1 500:1');
+    expect(b).toMatchObject({ endpoint: 'b', sent: 1, answered: 0, errors: 1 });
+    expect(all).toMatchObject({ endpoint: 'ALL', sent: 3, answered: 2, errors: 2 });
+    expect(sustained([a!], 100)).toBe(false);
+  });
+
+  it('holds only with every endpoint answered, error-free and under the p99 bound', () => {
+    const ok = new Recorder();
+    ok.sent('a');
+    ok.answered('a', 304, 20, true);
+    expect(sustained(ok.figures(), 100)).toBe(true);
+    expect(sustained(ok.figures(), 20)).toBe(false);
+  });
+
+  it('searches by doubling, then bisects between held and failed fractions', () => {
+    expect(nextFraction([], 2)).toBe(1);
+    expect(nextFraction([{ fraction: 1, held: true }], 1.5)).toBe(1.5);
+    expect(nextFraction([{ fraction: 1.5, held: true }], 1.5)).toBeUndefined();
+    expect(nextFraction([{ fraction: 1, held: false }], 1.5)).toBe(0.5);
+    // Low fractions keep being bisected: a loaded machine may hold only a few percent.
+    expect(
+      nextFraction(
+        [
+          { fraction: 0.05, held: false },
+          { fraction: 0.025, held: false },
+        ],
+        1.5,
+      ),
+    ).toBe(0.01);
+    expect(
+      nextFraction(
+        [
+          { fraction: 1, held: false },
+          { fraction: 0.5, held: true },
+        ],
+        1.5,
+      ),
+    ).toBe(0.75);
+    expect(
+      nextFraction(
+        [
+          { fraction: 0.5, held: true },
+          { fraction: 0.54, held: false },
+        ],
+        1.5,
+      ),
+    ).toBeUndefined();
+  });
+});
+
+describe('peak-hour mix', () => {
+  it('is the Polish busiest hour: ~233 parcels/s and roughly 3,600 requests/s', () => {
+    const hour = polishBusiestHour();
+    expect(hour.deposit).toBeCloseTo(233.3, 1);
+    expect(hour.heartbeat).toBeCloseTo(466.7, 1);
+    expect(hour.cabinet).toBeCloseTo(1866.7, 1);
+    expect(totalRate(hour)).toBeGreaterThan(3500);
+    expect(totalRate(hour)).toBeLessThan(3700);
+    expect(totalRate(scaled(hour, 0.5))).toBeCloseTo(totalRate(hour) / 2, 6);
+  });
+
+  it('seeds enough for every phase, and no hot station past 40 deposits', () => {
+    const pools = poolsFor(polishBusiestHour(), DEFAULT_SHARES, [
+      { name: 'a', fraction: 1, seconds: 60, instances: 1 },
+      { name: 'b', fraction: 0.5, seconds: 20, instances: 2 },
+    ]);
+    expect(pools.pickups).toBeGreaterThanOrEqual(233.3 * 70);
+    expect(pools.booked + pools.hotBooked).toBeGreaterThanOrEqual(233.3 * 70);
+    expect(pools.hotBooked / pools.hotStations).toBeLessThanOrEqual(40);
+  });
+});
+
+describe('peak-hour invariants', () => {
+  it('finds a door named by two parcels', () => {
+    expect(
+      doublyOccupied([
+        { station: 's1', door: 3 },
+        { station: 's2', door: 3 },
+        { station: 's1', door: 3 },
+        { station: 's1', door: null },
+        { station: 's1', door: null },
+      ]),
+    ).toEqual(['s1:3']);
+  });
+
+  it('finds 200 deposits not stored in the door their answer named', () => {
+    const stored = new Map([
+      ['A', { tracking_number: 'A', status: 'ready_for_pickup', slot_no: 5, occupied_position: 5 }],
+      ['B', { tracking_number: 'B', status: 'ready_for_pickup', slot_no: 6, occupied_position: 7 }],
+      ['C', { tracking_number: 'C', status: 'booked', slot_no: null, occupied_position: null }],
+    ]);
+    expect(
+      depositsNotInTheirDoor(
+        [
+          { trackingNumber: 'A', door: 5 },
+          { trackingNumber: 'B', door: 6 },
+          { trackingNumber: 'C', door: 1 },
+          { trackingNumber: 'D', door: 1 },
+        ],
+        stored,
+      ),
+    ).toEqual(['B', 'C', 'D']);
+  });
+
+  it('finds code SMS missing or sent twice', () => {
+    expect(codeSmsNotOnce(['A', 'B', 'C'], ['A', 'C', 'C', 'X'])).toEqual({
+      missing: ['B'],
+      repeated: ['C'],
+    });
+  });
+
+  it('leaves background statements out of a request round-trip count', () => {
+    expect(isBackground('update outbox set attempts = attempts + 1 where id in (...)')).toBe(true);
+    expect(
+      isBackground('select webhook_url, webhook_secret from organizations where id = $1'),
+    ).toBe(true);
+    expect(isBackground('insert into outbox (channel, payload) values ($1, $2)')).toBe(false);
+    expect(isBackground('select 1 from stations where id = $1 for update')).toBe(false);
+  });
+});

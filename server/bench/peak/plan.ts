@@ -1,0 +1,129 @@
+/**
+ * The request mix of a national network's busiest hour, and what a run needs seeded.
+ *
+ * Yardstick: InPost in Poland, 2025: ~28,000 lockers, 763 million parcels a year
+ * (≈2.1 million a day), busiest day ≈4× the average (≈8.4 million). A tenth of that day
+ * in its busiest hour is ≈233 parcels a second; each is a merchant create, a label, a
+ * deposit, an SMS, a pickup, a door confirm and their events. Every kiosk heartbeats
+ * every 60 s and polls /cabinet every 15 s.
+ */
+export const POLISH_STATIONS = 28_000;
+export const POLISH_PARCELS_PER_SECOND = (8_400_000 * 0.1) / 3600;
+
+/** Requests per second of each stream at fraction 1 of the hour. */
+export interface Rates {
+  create: number;
+  /** Labels follow creates one for one; this is their share of creates. */
+  labelShare: number;
+  courierVerify: number;
+  deposit: number;
+  pickup: number;
+  wrongPickup: number;
+  /** Customer returns started (each followed by its confirm). */
+  returns: number;
+  heartbeat: number;
+  cabinet: number;
+}
+
+export interface Shares {
+  /** Creates carrying an Idempotency-Key; a few of those are sent twice (replays). */
+  idempotent: number;
+  replay: number;
+  /** Deposits at a few hot stations, four couriers at once. */
+  hotDeposit: number;
+  /** Door confirms sent late (queued on the kiosk) with `occurred_at`. */
+  lateConfirm: number;
+  /** /cabinet polls holding the kiosk's last ETag. */
+  cabinetWithEtag: number;
+}
+
+export function polishBusiestHour(
+  stations = POLISH_STATIONS,
+  parcelsPerSecond = POLISH_PARCELS_PER_SECOND,
+): Rates {
+  return {
+    create: parcelsPerSecond,
+    labelShare: 1,
+    // A courier verifies once per stop and deposits about four parcels there.
+    courierVerify: parcelsPerSecond / 4,
+    deposit: parcelsPerSecond,
+    pickup: parcelsPerSecond,
+    // One attempt in ten is a mistyped code.
+    wrongPickup: parcelsPerSecond / 10,
+    returns: parcelsPerSecond / 50,
+    heartbeat: stations / 60,
+    cabinet: stations / 15,
+  };
+}
+
+export const DEFAULT_SHARES: Shares = {
+  idempotent: 0.2,
+  replay: 0.05,
+  hotDeposit: 0.1,
+  lateConfirm: 0.1,
+  cabinetWithEtag: 0.9,
+};
+
+export function scaled(rates: Rates, fraction: number): Rates {
+  return {
+    create: rates.create * fraction,
+    labelShare: rates.labelShare,
+    courierVerify: rates.courierVerify * fraction,
+    deposit: rates.deposit * fraction,
+    pickup: rates.pickup * fraction,
+    wrongPickup: rates.wrongPickup * fraction,
+    returns: rates.returns * fraction,
+    heartbeat: rates.heartbeat * fraction,
+    cabinet: rates.cabinet * fraction,
+  };
+}
+
+/** All requests per second of the mix, follow-ups (labels, confirms) included. */
+export function totalRate(r: Rates): number {
+  return (
+    r.create * (1 + r.labelShare) +
+    r.courierVerify +
+    r.deposit +
+    r.pickup * 2 +
+    r.wrongPickup +
+    r.returns * 2 +
+    r.heartbeat +
+    r.cabinet
+  );
+}
+
+export interface Phase {
+  name: string;
+  fraction: number;
+  seconds: number;
+  instances: 1 | 2;
+}
+
+export interface Pools {
+  /** Parcels booked for deposit at ordinary stations. */
+  booked: number;
+  /** Parcels booked for the hot stations (deposited four at a time). */
+  hotBooked: number;
+  /** Hot stations, each with 48 empty doors; never more than 40 deposits each. */
+  hotStations: number;
+  /** Parcels awaiting pickup whose code the generator knows. */
+  pickups: number;
+  /** Collected parcels a customer may return. */
+  returnable: number;
+}
+
+export const HOT_DEPOSITS_PER_STATION = 40;
+
+/** What the phases consume, with a margin: the pacing is exact, the margin is for rounding. */
+export function poolsFor(rates: Rates, shares: Shares, phases: Phase[]): Pools {
+  const need = (perSecond: number) =>
+    Math.ceil(phases.reduce((sum, p) => sum + perSecond * p.fraction * p.seconds, 0) * 1.05) + 100;
+  const hotBooked = need(rates.deposit * shares.hotDeposit);
+  return {
+    booked: need(rates.deposit * (1 - shares.hotDeposit)),
+    hotBooked,
+    hotStations: Math.max(1, Math.ceil(hotBooked / HOT_DEPOSITS_PER_STATION)),
+    pickups: need(rates.pickup),
+    returnable: need(rates.returns),
+  };
+}

@@ -1,0 +1,235 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from '../../src/config';
+import { connect, type Sql } from '../../src/db/connect';
+import { ensureEmbeddedPostgres } from '../../src/db/embedded';
+import { migrate } from '../../src/db/migrate';
+
+export const DATA_DIR = path.join(REPO_ROOT, '.data/bench-peak-postgres');
+
+/** The benchmark's own PostgreSQL, with pg_stat_statements to count round trips. */
+export async function peakDatabase(port: number, name: string) {
+  const embedded = await ensureEmbeddedPostgres({
+    dataDir: DATA_DIR,
+    port,
+    // Production-like: durable commits, a buffer cache that holds the network.
+    settings: [
+      'shared_buffers=1GB',
+      'max_wal_size=4GB',
+      'shared_preload_libraries=pg_stat_statements',
+      'pg_stat_statements.track=top',
+      'pg_stat_statements.max=10000',
+    ],
+  });
+  const admin = connect(embedded.url, { max: 1 });
+  await admin`drop database if exists ${admin(name)} with (force)`;
+  await admin`create database ${admin(name)}`;
+  await admin.end();
+  const url = embedded.url.replace(/\/postgres$/, `/${name}`);
+  const sql = connect(url, { max: 4 });
+  await migrate(sql);
+  await sql`create extension if not exists pg_stat_statements`;
+  return { url, sql, stop: async () => (await sql.end(), await embedded.stop()) };
+}
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  stop: () => Promise<void>;
+}
+
+/** The real entry point in a child process, as production runs it. */
+export async function startServerProcess(
+  databaseUrl: string,
+  port: number,
+  env: Record<string, string>,
+): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      // Kiosks picked at random may go minutes without a heartbeat; none goes offline.
+      OFFLINE_AFTER_SECONDS: '86400',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (let i = 0; i < 150; i++) {
+    if (child.exitCode !== null) break;
+    const up = await fetch(`${url}/terminal/v1/cabinet`).then(
+      () => true,
+      () => false,
+    );
+    if (up)
+      return {
+        url,
+        pid: child.pid!,
+        stop: async () => {
+          child.kill('SIGTERM');
+          await exited;
+        },
+      };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server on port ${port} did not start`);
+}
+
+const TICKS = 100; // USER_HZ on Linux
+
+/** CPU seconds a process and (optionally) its children have used so far. */
+function cpuOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+function childrenOf(parent: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(fields[1]) === parent) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+function postmasterPid(): number {
+  return Number(readFileSync(path.join(DATA_DIR, 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
+function machineJiffies(): { busy: number; total: number } {
+  const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  const n = values.map(Number);
+  const total = n.reduce((a, b) => a + b, 0);
+  const idle = n[3]! + n[4]!;
+  return { busy: total - idle, total };
+}
+
+/** Snapshot of CPU counters, to be diffed over a run. */
+export function cpuSnapshot(serverPids: number[]) {
+  const pg = postmasterPid();
+  return {
+    servers: serverPids.reduce((sum, pid) => sum + cpuOf(pid), 0),
+    postgres: [pg, ...childrenOf(pg)].reduce((sum, pid) => sum + cpuOf(pid), 0),
+    machine: machineJiffies(),
+  };
+}
+
+export type CpuSnapshot = ReturnType<typeof cpuSnapshot>;
+
+/** Shares of the machine's two cores over `seconds`, in percent of the whole machine. */
+export function cpuShares(
+  before: CpuSnapshot,
+  after: CpuSnapshot,
+  seconds: number,
+  generatorCpuSeconds: number,
+  answered: number,
+  hourRequests: number,
+) {
+  const cores = os.cpus().length;
+  const pct = (cpuSeconds: number) => Math.round((cpuSeconds / (seconds * cores)) * 1000) / 10;
+  const machine =
+    (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total);
+  return {
+    'generator+sinks %': pct(generatorCpuSeconds),
+    'server(s) %': pct(after.servers - before.servers),
+    'postgres %': pct(after.postgres - before.postgres),
+    'machine busy %': Math.round(machine * 1000) / 10,
+    'load avg (1 min)': Math.round(os.loadavg()[0]! * 100) / 100,
+    // CPU time is what a shared machine distorts least: per answered request, and the
+    // cores the whole hour (`hourRequests`/s) would need at that cost, generator aside.
+    'server CPU ms/request': perRequest(after.servers - before.servers, answered),
+    'postgres CPU ms/request': perRequest(after.postgres - before.postgres, answered),
+    'cores for the whole hour (server + postgres)':
+      Math.round(
+        ((after.servers - before.servers + after.postgres - before.postgres) / answered) *
+          hourRequests *
+          100,
+      ) / 100,
+  };
+}
+
+const perRequest = (cpuSeconds: number, answered: number) =>
+  answered ? Math.round((cpuSeconds / answered) * 1e5) / 100 : 0;
+
+/** Statements of background work (outbox delivery, sweeps), not of the request itself. */
+const BACKGROUND = [
+  /update outbox/i,
+  /from outbox/i,
+  /webhook_secret|webhook_endpoints w?\s*where|secret\b.*from webhook_endpoints/i,
+  /insert into alerts/i,
+  /status = 'offline'/i,
+  /delete from (rate_limit_hits|merchant_rate_windows|idempotency_keys)\s+where (at|window_start|created_at) </i,
+  /pg_stat_statements|^\s*(listen|unlisten)\b/i,
+];
+
+export function isBackground(query: string): boolean {
+  return BACKGROUND.some((re) => re.test(query));
+}
+
+export async function resetStatements(sql: Sql): Promise<void> {
+  await sql`select pg_stat_statements_reset()`;
+}
+
+/** Statements executed for requests since the last reset (background work excluded). */
+export async function requestStatements(sql: Sql): Promise<{ calls: number; query: string }[]> {
+  const rows = await sql<{ calls: string; query: string }[]>`
+    select calls::text, query from pg_stat_statements
+     where dbid = (select oid from pg_database where datname = current_database())`;
+  const counted = rows
+    .filter((r) => !isBackground(r.query))
+    .map((r) => ({ calls: Number(r.calls), query: r.query.replace(/\s+/g, ' ').slice(0, 110) }));
+  // pg_stat_statements misses most COMMITs here; every transaction has one round trip each way.
+  const calls = (q: string) => counted.find((r) => r.query.toLowerCase() === q)?.calls ?? 0;
+  const missing = calls('begin') - calls('commit');
+  if (missing > 0) counted.push({ calls: missing, query: 'commit (not recorded, one per begin)' });
+  return counted;
+}
+
+/** SMS and webhook outbox lag (created → delivered) for messages created since `since`. */
+export async function outboxLag(sql: Sql, since: Date) {
+  return sql<
+    {
+      channel: string;
+      queued: number;
+      delivered: number;
+      'p50 ms': number;
+      'p99 ms': number;
+      'max ms': number;
+    }[]
+  >`
+    select channel, count(*)::int as queued, count(delivered_at)::int as delivered,
+           round(percentile_cont(0.5) within group (order by extract(epoch from delivered_at - created_at) * 1000))::int as "p50 ms",
+           round(percentile_cont(0.99) within group (order by extract(epoch from delivered_at - created_at) * 1000))::int as "p99 ms",
+           round(max(extract(epoch from delivered_at - created_at) * 1000))::int as "max ms"
+      from outbox where created_at >= ${since}
+     group by channel order by channel`;
+}
+
+/** Waits (up to `ms`) until everything queued since `since` was delivered. */
+export async function waitForOutbox(sql: Sql, since: Date, ms: number): Promise<number> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const [row] = await sql<{ n: number }[]>`
+      select count(*)::int as n from outbox
+       where created_at >= ${since} and delivered_at is null and failed_at is null`;
+    if (!row?.n || Date.now() > deadline) return row?.n ?? 0;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
