@@ -283,7 +283,7 @@ describe.concurrent('README commands, run as printed', () => {
     expect(checked.size).toBe(expectations.length);
   });
 
-  it('pnpm lint and pnpm typecheck: ESLint with the format check, and tsc; CI runs both as printed', async () => {
+  it('pnpm lint and pnpm typecheck: ESLint with the format check, and tsc; CI runs both as printed', () => {
     // Both take minutes on two cores; CI runs them exactly as the README prints them, so
     // here the scripts are checked to be what the README says, and CI to run them.
     expect(printed(/^pnpm (lint|typecheck)/)).toEqual(['pnpm lint', 'pnpm typecheck']);
