@@ -82,9 +82,10 @@ export async function kioskStation(doors = '1:S,2:S,3:M,4:L', stationExtra = {})
 export async function kioskScene(
   doors = '1:S,2:S,3:M,4:L',
   stationExtra = {},
+  kioskExtra = {},
 ): Promise<KioskScene> {
   const { stack, scene } = await kioskStation(doors, stationExtra);
-  const configFile = writeTestKioskConfig(stack.url, scene.terminal.token);
+  const configFile = writeTestKioskConfig(stack.url, scene.terminal.token, kioskExtra);
   const core = await KioskCore.start(loadKioskConfig(configFile), {
     info: () => {},
     warn: () => {},

@@ -1,4 +1,5 @@
 import type { CabinetResponse, TerminalConfig } from '@locker/shared';
+import type { TechnicianApi } from './technician';
 
 // The one interface between the touchscreen and the kiosk core. Electron's preload and
 // the browser host both implement it; the renderer only ever sees this.
@@ -51,7 +52,7 @@ export const INITIAL_STATE: KioskState = {
   stuckConfirms: 0,
 };
 
-export interface KioskApi {
+export interface KioskApi extends TechnicianApi {
   getState(): Promise<KioskState>;
   pickup(code: string): Promise<DoorOpened | Refusal>;
   verifyCourier(
@@ -80,4 +81,5 @@ export const KIOSK_METHODS = [
   'cancelReturn',
   'collectReturns',
   'readSensors',
+  'technicianLogin',
 ] as const satisfies readonly KioskMethod[];

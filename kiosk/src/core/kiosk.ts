@@ -15,6 +15,8 @@ import { openKioskDatabase, type KioskDatabase } from './database';
 import { watchUntilClosed } from './doorWatch';
 import { connectCabinet, type CabinetHardware } from './lock';
 import { refusalOf } from './refusal';
+import { TechnicianGate } from './technician';
+import type { TechnicianLogin } from '../bridge/technician';
 
 export interface KioskLog {
   info(message: string, fields?: object): void;
@@ -37,6 +39,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
   private readonly timers: NodeJS.Timeout[] = [];
   private state: KioskState = INITIAL_STATE;
   private returnCancelled = false;
+  private readonly technician: TechnicianGate;
 
   private constructor(
     readonly config: KioskConfig,
@@ -46,6 +49,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
   ) {
     super();
     this.client = new TerminalClient(config.serverUrl, config.deviceToken);
+    this.technician = new TechnicianGate(config.technicianPinHash);
     this.queue = new ConfirmQueue(db, this.client, {
       changed: () =>
         this.update({ pendingConfirms: this.queue.pending(), stuckConfirms: this.queue.stuck() }),
@@ -270,6 +274,11 @@ export class KioskCore extends EventEmitter implements KioskApi {
   private async afterSession(): Promise<void> {
     if (this.state.online) await this.queue.replay();
     await this.pollCabinet();
+  }
+
+  /** The service menu's PIN, checked against the configuration's hash; opens nothing. */
+  technicianLogin(pin: string): Promise<TechnicianLogin> {
+    return Promise.resolve(this.technician.login(pin));
   }
 
   async stop(): Promise<void> {

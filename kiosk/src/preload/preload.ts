@@ -15,6 +15,7 @@ const bridge = {
   cancelReturn: () => invoke('cancelReturn'),
   collectReturns: (courierNo) => invoke('collectReturns', courierNo),
   readSensors: () => invoke('readSensors'),
+  technicianLogin: (pin) => invoke('technicianLogin', pin),
   subscribe: (listener: (state: KioskState) => void) => {
     const forward = (_event: unknown, state: KioskState) => listener(state);
     ipcRenderer.on('kiosk:state', forward);

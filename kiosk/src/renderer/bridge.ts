@@ -27,6 +27,7 @@ const httpBridge = {
   cancelReturn: () => call('cancelReturn'),
   collectReturns: (no) => call('collectReturns', no),
   readSensors: () => call('readSensors'),
+  technicianLogin: (pin) => call('technicianLogin', pin),
 } as KioskApi;
 
 export const kiosk: KioskApi = window.kiosk ?? httpBridge;
