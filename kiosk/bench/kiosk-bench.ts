@@ -46,7 +46,7 @@ function kioskConfig(serverUrl: string, token: string, gatewayPort: number): str
   writeKioskConfig(file, {
     serverUrl,
     deviceToken: token,
-    lock: { kind: 'tcp', host: '127.0.0.1', port: gatewayPort },
+    lock: { kind: 'tcp', host: '127.0.0.1', port: gatewayPort, boards: 1 },
     dataDir: './data',
   });
   return file;

@@ -4,7 +4,13 @@
  *
  *   pnpm --filter @locker/lock-driver bench
  */
-import { LockBoard, SimulatedCabinet, servePty, serialTransport } from '../src/index';
+import {
+  LockBoard,
+  SimulatedCabinet,
+  defaultCabinet,
+  servePty,
+  serialTransport,
+} from '../src/index';
 
 const BAUD = 19200;
 const OPENS = Number(process.env.BENCH_OPENS ?? 200);
@@ -19,7 +25,7 @@ async function main() {
   const sim = await servePty(cabinet, { baudRate: BAUD });
   const board = await LockBoard.connect({
     transport: serialTransport({ path: sim.path, baudRate: BAUD }),
-    boards: 3,
+    cabinet: defaultCabinet(3),
   });
   try {
     const latencies: number[] = [];
@@ -35,7 +41,7 @@ async function main() {
     let polls = 0;
     const until = performance.now() + POLL_SECONDS * 1000;
     while (performance.now() < until) {
-      await board.status();
+      await board.readDoors();
       polls++;
     }
     const rows = [

@@ -53,7 +53,8 @@ describe('Bus over the mock serial binding', () => {
   });
 
   it('sends an unlock ahead of status polls already queued', async () => {
-    const { bus, written } = await openBus({ boards: 1 });
+    // About queue order only: the board answers even right after the pulse.
+    const { bus, written } = await openBus({ boards: 1, busyAfterUnlockMs: 0 });
     const polls = [bus.request(statusOf(0)), bus.request(statusOf(0)), bus.request(statusOf(0))];
     const unlock = bus.request({
       bytes: requests.unlock(0, 4),

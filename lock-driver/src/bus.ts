@@ -66,14 +66,19 @@ export class Bus {
     transport.onData((chunk) => this.receive(chunk));
     transport.onConnection((connected) => {
       this.parser.reset();
+      // Nothing waits for a reconnection: a queued unlock must fail now, never fire late.
       if (!connected)
-        this.failCurrent(
+        this.drain(
           new LockDriverError('DISCONNECTED', `${transport.description} was disconnected`),
         );
     });
   }
 
   request(request: BusRequest): Promise<ResponseFrame[]> {
+    if (!this.transport.connected)
+      return Promise.reject(
+        new LockDriverError('DISCONNECTED', `${this.transport.description} is not connected`),
+      );
     return new Promise((resolve, reject) => {
       (request.urgent ? this.urgent : this.normal).push({ ...request, resolve, reject });
       this.next();

@@ -6,8 +6,10 @@ export type LockDriverErrorCode =
   | 'PORT_NOT_FOUND'
   | 'PORT_BUSY'
   | 'PERMISSION_DENIED'
-  | 'INVALID_POSITION'
   | 'INVALID_ARGUMENT'
+  | 'INVALID_CABINET'
+  /** The board echoed another value than the one asked for (unlock time). */
+  | 'MISMATCH'
   | 'BAD_FRAME';
 
 export class LockDriverError extends Error {

@@ -1,14 +1,27 @@
 // The public surface of lock-driver: what the kiosk and the technician CLI use.
+export { LockBoard, type CycleResult, type LockBoardOptions } from './lockBoard';
+export type {
+  CabinetReading,
+  CloseOutcome,
+  DoorReading,
+  OpenOutcome,
+  OpenResult,
+  WatchClosedOptions,
+  WatchClosedResult,
+} from './doors/types';
 export {
-  LockBoard,
-  type CloseOutcome,
-  type DoorState,
-  type LockBoardOptions,
-  type OpenOutcome,
-} from './lockBoard';
+  CabinetSchema,
+  defaultCabinet,
+  defaultLayout,
+  doorMap,
+  type Cabinet,
+  type CabinetFile,
+  type LockAddress,
+} from './cabinet/schema';
+export { loadCabinetFile, writeCabinetFile } from './cabinet/file';
+export { MAX_UNLOCK_TIME_MS, type FirmwareVersion } from './boardSettings';
 export { LockDriverError, type LockDriverErrorCode } from './errors';
 export type { FrameLogger } from './bus';
-export type { PositionOverrides, LockAddress } from './mapping';
 export type { Transport } from './transport/transport';
 export { serialTransport, type SerialOptions } from './transport/serial';
 export { tcpTransport, type TcpOptions } from './transport/tcp';

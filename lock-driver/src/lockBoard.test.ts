@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LockBoard } from './lockBoard';
+import { CabinetSchema, defaultCabinet, type CabinetFile } from './cabinet/schema';
+import { LockBoard, type LockBoardOptions } from './lockBoard';
 import { Command } from './protocol/frame';
 import { mockBoard } from '../test/mockBoard';
 
@@ -8,97 +9,226 @@ afterEach(async () => {
   for (const board of open.splice(0)) await board.close();
 });
 
+// Reply timeouts are generous: what these tests assert is never how fast a reply comes.
 async function connect(
   options: Parameters<typeof mockBoard>[0],
-  extra: Partial<Parameters<typeof LockBoard.connect>[0]> = {},
+  extra: Partial<LockBoardOptions> & { cabinetFile?: CabinetFile } = {},
 ) {
   const mock = mockBoard(options);
+  const { cabinetFile, ...rest } = extra;
   const board = await LockBoard.connect({
     transport: mock.transport,
-    boards: options.boards,
+    cabinet: cabinetFile
+      ? CabinetSchema.parse(cabinetFile)
+      : defaultCabinet(options.boards, options.hookBitMeansClosed),
     pollIntervalMs: 5,
     openTimeoutMs: 300,
-    ...extra,
+    replyTimeoutMs: 1000,
+    ...rest,
   });
   open.push(board);
   const unlocks = () => mock.written.filter((b) => b[2] === Command.unlock);
   return { ...mock, board, unlocks };
 }
 
-describe('LockBoard', () => {
-  it('reports a door opened once it is seen open', async () => {
-    const { board, cabinet, unlocks } = await connect({ boards: 1, openDelayMs: 20 });
+describe('LockBoard.open', () => {
+  it('reads the door, pulses once, and reports it opened with its timings', async () => {
+    const { board, cabinet, unlocks, written } = await connect({ boards: 1, openDelayMs: 20 });
     const result = await board.open(3);
-    expect(result.outcome).toBe('opened');
+    expect(result).toMatchObject({ position: 3, outcome: 'opened', pulses: 1 });
+    expect(result.seenOpenAfterMs).toBeGreaterThanOrEqual(20);
+    expect(result.elapsedMs).toBeGreaterThanOrEqual(result.seenOpenAfterMs!);
     expect(cabinet.door(3).closed).toBe(false);
     expect(unlocks().map((b) => b[1])).toEqual([0x02]);
+    // A status read went out before the unlock.
+    expect(written[0]![2]).toBe(Command.status);
+  });
+
+  it('leaves the board its turnaround: no poll reaches a board still busy with the pulse', async () => {
+    const { board, cabinet } = await connect(
+      { boards: 1, busyAfterUnlockMs: 15 },
+      { turnaroundMs: 20 },
+    );
+    const missed: unknown[] = [];
+    cabinet.on('missed', (r) => missed.push(r));
+    expect((await board.open(1)).outcome).toBe('opened');
+    expect(missed).toEqual([]);
+  });
+
+  it('keeps polling through replies lost after the pulse: one unlock, outcome opened', async () => {
+    const { board, unlocks } = await connect(
+      { boards: 1, dropAfterUnlock: 3 },
+      { replyTimeoutMs: 100 },
+    );
+    const result = await board.open(7);
+    expect(result).toMatchObject({ outcome: 'opened', pulses: 1 });
+    expect(unlocks()).toHaveLength(1);
+  });
+
+  it('does not pulse a door that is already open', async () => {
+    const { board, cabinet, unlocks } = await connect({ boards: 1 });
+    cabinet.openDoor(5);
+    const result = await board.open(5);
+    expect(result).toMatchObject({ outcome: 'already_open', pulses: 0, seenOpenAfterMs: null });
+    expect(unlocks()).toHaveLength(0);
   });
 
   it('reports a jammed door as did_not_open and never resends the unlock', async () => {
     const { board, cabinet, unlocks } = await connect({ boards: 1 });
     cabinet.jam(5);
     const result = await board.open(5);
-    expect(result.outcome).toBe('did_not_open');
+    expect(result).toMatchObject({ outcome: 'did_not_open', pulses: 1, seenOpenAfterMs: null });
     expect(result.elapsedMs).toBeGreaterThanOrEqual(300);
     expect(unlocks()).toHaveLength(1);
   });
 
-  it('tells closed with the item, closed empty and left open apart', async () => {
-    const { board, cabinet } = await connect({ boards: 1, itemsAt: [1, 2] });
-    cabinet.closeAfterOpen(1, 30, true);
-    await board.open(1);
-    expect((await board.waitClosed(1, 1000, 5)).outcome).toBe('closed_with_item');
-    cabinet.closeAfterOpen(2, 30, false);
-    await board.open(2);
-    expect((await board.waitClosed(2, 1000, 5)).outcome).toBe('closed_empty');
-    await board.open(3);
-    const left = await board.waitClosed(3, 100, 5);
-    expect(left.outcome).toBe('left_open');
-    expect(left.elapsedMs).toBeGreaterThanOrEqual(100);
+  it('answers unknown when the board falls silent after the pulse, without throwing', async () => {
+    const { board, cabinet, unlocks } = await connect({ boards: 1 }, { replyTimeoutMs: 80 });
+    cabinet.on('unlock', () => cabinet.setResponsive(0, false));
+    const result = await board.open(2);
+    expect(result).toMatchObject({ outcome: 'unknown', pulses: 1, seenOpenAfterMs: null });
+    expect(unlocks()).toHaveLength(1);
   });
 
-  it('maps positions across boards and through an override table', async () => {
+  it('answers unknown without a pulse when the board is silent before it', async () => {
+    const { board, cabinet, unlocks } = await connect({ boards: 1 }, { replyTimeoutMs: 80 });
+    cabinet.setResponsive(0, false);
+    expect(await board.open(2)).toMatchObject({ outcome: 'unknown', pulses: 0 });
+    expect(unlocks()).toHaveLength(0);
+  });
+
+  it('joins a second call for a door already being opened instead of pulsing again', async () => {
+    const { board, unlocks } = await connect({ boards: 1 });
+    const [a, b] = await Promise.all([board.open(4), board.open(4)]);
+    expect(a).toBe(b);
+    expect(unlocks()).toHaveLength(1);
+  });
+
+  it('refuses a position outside the cabinet before sending anything', async () => {
+    const { board, written } = await connect({ boards: 1 });
+    await expect(board.open(17)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(board.open(0)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(written).toHaveLength(0);
+  });
+
+  it('fails at once while disconnected and never fires the unlock later', async () => {
+    const { board, unlocks, transport } = await connect({ boards: 1 });
+    await transport.close();
+    await expect(board.open(1)).rejects.toMatchObject({ code: 'DISCONNECTED' });
+    expect(unlocks()).toHaveLength(0);
+  });
+});
+
+describe('LockBoard reads and watches', () => {
+  it('tells closed with the item, closed empty, left open and aborted apart', async () => {
+    const { board, cabinet } = await connect({ boards: 1, itemsAt: [1, 2] });
+    const watch = (p: number, extra = {}) =>
+      board.watchClosed(p, { leftOpenAfterMs: 1000, pollIntervalMs: 5, ...extra });
+    cabinet.closeAfterOpen(1, 30, true);
+    await board.open(1);
+    expect((await watch(1)).outcome).toBe('closed_with_item');
+    cabinet.closeAfterOpen(2, 30, false);
+    await board.open(2);
+    expect((await watch(2)).outcome).toBe('closed_empty');
+    await board.open(3);
+    let warned = 0;
+    const left = await watch(3, {
+      leftOpenAfterMs: 50,
+      giveUpAfterMs: 120,
+      onLeftOpen: () => warned++,
+    });
+    expect(left.outcome).toBe('left_open');
+    expect(left.elapsedMs).toBeGreaterThanOrEqual(120);
+    expect(warned).toBe(1);
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 50);
+    expect((await watch(3, { signal: abort.signal })).outcome).toBe('aborted');
+  });
+
+  it('counts a door left open and empty as done when asked to (parcel taken, door not shut)', async () => {
+    const { board, cabinet } = await connect({ boards: 1, itemsAt: [6] });
+    await board.open(6);
+    const watched = board.watchClosed(6, {
+      leftOpenAfterMs: 50,
+      doneWhenEmpty: true,
+      pollIntervalMs: 5,
+    });
+    setTimeout(() => cabinet.setItem(6, false), 100);
+    expect((await watched).outcome).toBe('closed_empty');
+  });
+
+  it('keeps watching through a board that falls silent for a while', async () => {
+    const { board, cabinet } = await connect({ boards: 1 }, { replyTimeoutMs: 50 });
+    await board.open(8);
+    cabinet.setResponsive(0, false);
+    const watched = board.watchClosed(8, { leftOpenAfterMs: 5000, pollIntervalMs: 5 });
+    setTimeout(() => {
+      cabinet.setResponsive(0, true);
+      cabinet.closeDoor(8, true);
+    }, 300);
+    expect((await watched).outcome).toBe('closed_with_item');
+  });
+
+  it('reads every board on its own: a silent board marks only its own doors unknown', async () => {
+    const { board, cabinet } = await connect({ boards: 3 }, { replyTimeoutMs: 80 });
+    cabinet.setResponsive(1, false);
+    const reading = await board.readDoors();
+    expect(reading.boards).toEqual([
+      { board: 0, reachable: true },
+      { board: 1, reachable: false },
+      { board: 2, reachable: true },
+    ]);
+    expect(reading.doors).toHaveLength(48);
+    expect(reading.doors.filter((d) => !d.known).map((d) => d.position)).toEqual(
+      Array.from({ length: 16 }, (_, i) => i + 17),
+    );
+    expect(reading.doors[0]).toEqual({
+      position: 1,
+      board: 0,
+      lock: 0,
+      known: true,
+      closed: true,
+      itemPresent: false,
+    });
+  });
+
+  it('maps positions across boards and through the cabinet file overrides', async () => {
     // A cabinet whose first and last doors were wired to each other's locks.
     const swapped = { 1: { board: 2, lock: 15 }, 48: { board: 0, lock: 0 } };
-    const { board, unlocks } = await connect({ boards: 3 }, { overrides: swapped });
+    const { board, unlocks } = await connect(
+      { boards: 3 },
+      { cabinetFile: { boards: [0, 1, 2], positionOverrides: swapped } },
+    );
     await board.open(20); // board 1, lock index 3
     await board.open(1); // rewired to board 2, lock 16
     expect(unlocks().map((b) => b[1])).toEqual([0x13, 0x2f]);
-    const doors = await board.status();
+    const { doors } = await board.readDoors();
     expect(doors.map((d) => d.position)).toEqual(Array.from({ length: 48 }, (_, i) => i + 1));
     expect(doors.find((d) => d.position === 48)).toMatchObject({ closed: true });
     expect(doors.find((d) => d.position === 1)).toMatchObject({ closed: false });
     expect(doors.find((d) => d.position === 20)).toMatchObject({ closed: false });
-    await expect(board.open(0)).rejects.toMatchObject({ code: 'INVALID_POSITION' });
   });
 
-  it('reads normally-closed wiring when told its polarity', async () => {
+  it('reads normally-closed wiring when the cabinet file gives its polarity', async () => {
     const { board, cabinet } = await connect(
       { boards: 1, hookBitMeansClosed: false, itemsAt: [4] },
-      { hookBitMeansClosed: false },
+      { cabinetFile: { boards: [0], hookBitMeansClosed: false } },
     );
-    expect(await board.doorState(4)).toEqual({ position: 4, closed: true, itemPresent: true });
-    await board.open(4);
+    expect(await board.readDoor(4)).toMatchObject({ known: true, closed: true, itemPresent: true });
+    expect((await board.open(4)).outcome).toBe('opened');
     expect(cabinet.door(4).closed).toBe(false);
-    expect((await board.doorState(4)).closed).toBe(false);
   });
 
-  it('reads and sets the unlock pulse time', async () => {
-    const { board } = await connect({ boards: 2 });
-    expect(await board.unlockTime(1)).toBe(550);
-    expect(await board.setUnlockTime(1, 1200)).toBe(1200);
-    expect(await board.unlockTime(1)).toBe(1200);
-    await expect(board.setUnlockTime(1, 5)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-  });
-
-  it('cycles every door, naming the ones that did not open or were left open', async () => {
-    const { board, cabinet } = await connect({ boards: 1, autoCloseMs: 10 });
+  it('cycles every door, naming the ones that did not open, stood open or were left open', async () => {
+    const { board, cabinet } = await connect({ boards: 1, autoCloseMs: 250 });
     cabinet.jam(4);
+    cabinet.openDoor(6);
     cabinet.closeAfterOpen(9, 10_000, false);
-    const results = await board.cycle(150);
+    const results = await board.cycle(600);
     expect(results).toHaveLength(16);
     expect(results.filter((r) => !r.ok).map((r) => [r.position, r.opened, r.closed])).toEqual([
       [4, 'did_not_open', null],
+      [6, 'already_open', null],
       [9, 'opened', 'left_open'],
     ]);
     expect(results.find((r) => r.position === 1)).toEqual({
@@ -108,23 +238,44 @@ describe('LockBoard', () => {
       ok: true,
     });
   });
+});
 
-  it('in demo mode, a door shut after opening holds the parcel if it was empty, and not if it held one', async () => {
-    const { board } = await connect({
-      boards: 1,
-      autoCloseMs: 30,
-      autoCloseTogglesItem: true,
-      itemsAt: [2],
-    });
-    await board.open(1);
-    expect((await board.waitClosed(1, 1000, 5)).outcome).toBe('closed_with_item');
-    await board.open(2);
-    expect((await board.waitClosed(2, 1000, 5)).outcome).toBe('closed_empty');
+describe('board settings', () => {
+  it('reads and sets the unlock pulse time, refusing 0-60 s overruns before sending', async () => {
+    const { board, written } = await connect({ boards: 2 });
+    expect(await board.settings.unlockTime(1)).toBe(550);
+    expect(await board.settings.setUnlockTime(1, 1200)).toBe(1200);
+    expect(await board.settings.unlockTime(1)).toBe(1200);
+    const sent = written.length;
+    for (const ms of [100_000, 60_010, -10, 5, 12.5])
+      await expect(board.settings.setUnlockTime(1, ms)).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
+    expect(written).toHaveLength(sent);
+    expect(await board.settings.setUnlockTime(1, 60_000)).toBe(60_000);
   });
 
-  it('answers a missing board with TIMEOUT rather than hanging', async () => {
-    const { board } = await connect({ boards: 1 }, { boards: 2, replyTimeoutMs: 50 });
-    await expect(board.status()).rejects.toMatchObject({ code: 'TIMEOUT' });
-    expect(await board.scan(80)).toEqual([0]);
+  it('calls a board that echoes another unlock time than asked a mismatch', async () => {
+    const { board, cabinet } = await connect({ boards: 1 });
+    cabinet.maxUnlockUnits = 80; // a board that keeps at most 800 ms
+    await expect(board.settings.setUnlockTime(0, 1500)).rejects.toMatchObject({
+      code: 'MISMATCH',
+      message: expect.stringContaining('800 ms, not the 1500 ms'),
+    });
+  });
+
+  it('refuses an unlock time whose frame a board would read as a query (8280 ms on board 0)', async () => {
+    const { board, written } = await connect({ boards: 1 });
+    await expect(board.settings.setUnlockTime(0, 8280)).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('use 8270 or 8290 ms'),
+    });
+    expect(written).toHaveLength(0);
+    expect(await board.settings.setUnlockTime(0, 8290)).toBe(8290);
+  });
+
+  it('reads the firmware version', async () => {
+    const { board } = await connect({ boards: 1 });
+    expect(await board.settings.firmware(0)).toMatchObject({ board: 0, version: '1.6' });
   });
 });

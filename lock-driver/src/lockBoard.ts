@@ -1,68 +1,67 @@
 import { Bus, type FrameLogger } from './bus';
+import type { Cabinet } from './cabinet/schema';
+import { openDoor } from './doors/open';
+import type {
+  CabinetReading,
+  DoorReading,
+  OpenResult,
+  WatchClosedOptions,
+  WatchClosedResult,
+} from './doors/types';
+import { watchClosed } from './doors/watchClosed';
 import { LockDriverError } from './errors';
-import { PositionMap, type PositionOverrides } from './mapping';
+import { PositionMap } from './mapping';
 import { Reply, address, type ResponseFrame } from './protocol/frame';
 import { requests } from './protocol/requests';
 import { decodeLockStates } from './protocol/status';
 import type { Transport } from './transport/transport';
-
-export interface DoorState {
-  position: number;
-  closed: boolean;
-  itemPresent: boolean;
-}
-
-/** What became of an `open`: the board never confirms an unlock, so it is watched. */
-export type OpenOutcome = 'opened' | 'did_not_open';
-/** What became of a door after it was seen open. */
-export type CloseOutcome = 'closed_with_item' | 'closed_empty' | 'left_open';
-
-export interface CycleResult {
-  position: number;
-  opened: OpenOutcome;
-  closed: CloseOutcome | null;
-  ok: boolean;
-}
+import { BoardSettings } from './boardSettings';
 
 export interface LockBoardOptions {
   transport: Transport;
-  /** Boards on the bus (numbered 0 to boards - 1), for `status()`. */
-  boards: number;
-  overrides?: PositionOverrides;
-  /** See StatusOptions; true for the vendor's wiring. */
-  hookBitMeansClosed?: boolean;
-  /** Status poll period while watching a door. */
+  /** Boards, wiring and polarity: the cabinet file (or a default one). */
+  cabinet: Cabinet;
+  /** Status poll period while a door is being opened. */
   pollIntervalMs?: number;
+  /** Quiet time after an unlock before the first poll (the board's turnaround). */
+  turnaroundMs?: number;
   /** How long a door may take to be seen open after its unlock. */
   openTimeoutMs?: number;
   replyTimeoutMs?: number;
+  /** Status reads tried before a board counts as silent. */
+  readAttempts?: number;
   logger?: FrameLogger;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export interface CycleResult {
+  position: number;
+  opened: OpenResult['outcome'];
+  closed: WatchClosedResult['outcome'] | null;
+  ok: boolean;
+}
 
 /**
  * The cabinet as the kiosk sees it: doors by position. An unlock has no reply, so every
  * outcome is learned by reading status: "unlock sent", "seen open" and "seen closed" are
- * kept apart, and an unlock is never resent by itself (a second pulse could open a door
- * a customer just shut on a parcel).
+ * kept apart, and an unlock is never resent (a second pulse could open a door a customer
+ * just shut on a parcel).
  */
 export class LockBoard {
   readonly bus: Bus;
-  private readonly map: PositionMap;
-  private readonly hookBitMeansClosed: boolean;
-  private readonly pollIntervalMs: number;
-  private readonly openTimeoutMs: number;
+  readonly map: PositionMap;
+  readonly cabinet: Cabinet;
+  /** Unlock time, baud, firmware: the technician's settings of each board. */
+  readonly settings: BoardSettings;
+  private readonly opening = new Map<number, Promise<OpenResult>>();
 
   constructor(private readonly options: LockBoardOptions) {
     this.bus = new Bus(options.transport, {
       replyTimeoutMs: options.replyTimeoutMs,
       logger: options.logger,
     });
-    this.map = new PositionMap(options.overrides);
-    this.hookBitMeansClosed = options.hookBitMeansClosed ?? true;
-    this.pollIntervalMs = options.pollIntervalMs ?? 25;
-    this.openTimeoutMs = options.openTimeoutMs ?? 1500;
+    this.cabinet = options.cabinet;
+    this.map = new PositionMap(options.cabinet);
+    this.settings = new BoardSettings(this.bus);
   }
 
   /** Opens the transport (and so the port); fails with PORT_* codes a technician can act on. */
@@ -71,78 +70,127 @@ export class LockBoard {
     return new LockBoard(options);
   }
 
-  private async boardStatus(board: number): Promise<ResponseFrame> {
+  get connected(): boolean {
+    return this.options.transport.connected;
+  }
+
+  private async boardStatus(board: number, urgent = false): Promise<ResponseFrame> {
     const [frame] = await this.bus.request({
       bytes: requests.status(board),
       expect: { kind: 'one', match: (f) => f.addr === address(board) && f.cmd === Reply.status },
+      urgent,
     });
     return frame!;
   }
 
-  async doorState(position: number): Promise<DoorState> {
-    const { board, lock } = this.map.toAddress(position);
-    const states = decodeLockStates(await this.boardStatus(board), {
-      hookBitMeansClosed: this.hookBitMeansClosed,
-    });
-    const state = states[lock]!;
-    return { position, closed: state.closed, itemPresent: state.itemPresent };
+  /** One status read of a board, no retry; undefined when it stayed silent or garbled. */
+  private async tryBoardStatus(board: number, urgent: boolean): Promise<ResponseFrame | undefined> {
+    try {
+      return await this.boardStatus(board, urgent);
+    } catch (error) {
+      if (error instanceof LockDriverError && error.code === 'DISCONNECTED') throw error;
+      return undefined;
+    }
   }
 
-  /** Every door of every board, in position order. */
-  async status(): Promise<DoorState[]> {
-    const doors: DoorState[] = [];
-    for (let board = 0; board < this.options.boards; board++) {
-      const states = decodeLockStates(await this.boardStatus(board), {
-        hookBitMeansClosed: this.hookBitMeansClosed,
-      });
-      for (const s of states) {
-        const position = this.map.toPosition({ board, lock: s.lock - 1 });
-        if (position !== undefined)
-          doors.push({ position, closed: s.closed, itemPresent: s.itemPresent });
-      }
+  /** A board's status, tried `readAttempts` times; undefined when it stays silent. */
+  private async readBoard(board: number): Promise<ResponseFrame | undefined> {
+    const attempts = this.options.readAttempts ?? 2;
+    for (let i = 0; i < attempts; i++) {
+      const frame = await this.tryBoardStatus(board, false);
+      if (frame) return frame;
     }
-    return doors.sort((a, b) => a.position - b.position);
+    return undefined;
+  }
+
+  private reading(position: number, frame: ResponseFrame | undefined): DoorReading {
+    const { board, lock } = this.map.toAddress(position);
+    if (!frame) return { position, board, lock, known: false };
+    const state = decodeLockStates(frame, {
+      hookBitMeansClosed: this.cabinet.hookBitMeansClosed,
+    })[lock]!;
+    return {
+      position,
+      board,
+      lock,
+      known: true,
+      closed: state.closed,
+      itemPresent: state.itemPresent,
+    };
+  }
+
+  /** One door, read with the board's retries; known: false when its board is silent. */
+  async readDoor(position: number): Promise<DoorReading> {
+    const { board } = this.map.toAddress(position);
+    return this.reading(position, await this.readBoard(board));
+  }
+
+  /** Every door, board by board: a silent board marks its own doors unknown. */
+  async readDoors(): Promise<CabinetReading> {
+    if (!this.connected) throw this.disconnected();
+    const frames = new Map<number, ResponseFrame | undefined>();
+    for (const board of this.cabinet.boards) frames.set(board, await this.readBoard(board));
+    return {
+      doors: this.map.positions.map((p) =>
+        this.reading(p, frames.get(this.map.toAddress(p).board)),
+      ),
+      boards: this.cabinet.boards.map((board) => ({
+        board,
+        reachable: frames.get(board) !== undefined,
+      })),
+    };
+  }
+
+  private disconnected(): LockDriverError {
+    return new LockDriverError(
+      'DISCONNECTED',
+      `${this.options.transport.description} is not connected`,
+    );
   }
 
   /**
-   * Sends one unlock pulse and watches the door: `opened` once it is seen open,
-   * `did_not_open` (jammed, or a dead lock) if it is still closed after `openTimeoutMs`.
+   * One pulse, a known outcome (see OpenResult). Rejects only before anything was sent:
+   * DISCONNECTED or INVALID_ARGUMENT. A second call for a door being opened joins the
+   * first instead of pulsing again.
    */
-  async open(position: number): Promise<{ outcome: OpenOutcome; elapsedMs: number }> {
-    const { board, lock } = this.map.toAddress(position);
-    const started = performance.now();
-    await this.bus.request({
-      bytes: requests.unlock(board, lock),
-      expect: { kind: 'none' },
-      urgent: true,
-    });
-    for (;;) {
-      const state = await this.doorState(position);
-      const elapsedMs = performance.now() - started;
-      if (!state.closed) return { outcome: 'opened', elapsedMs };
-      if (elapsedMs >= this.openTimeoutMs) return { outcome: 'did_not_open', elapsedMs };
-      await sleep(this.pollIntervalMs);
+  open(position: number): Promise<OpenResult> {
+    let address: { board: number; lock: number };
+    try {
+      address = this.map.toAddress(position);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+    const { board, lock } = address;
+    if (!this.connected) return Promise.reject(this.disconnected());
+    const pending = this.opening.get(position);
+    if (pending) return pending;
+    const attempt = openDoor(
+      {
+        read: async (p, urgent) => this.reading(p, await this.tryBoardStatus(board, urgent)),
+        pulse: async () => {
+          await this.bus.request({
+            bytes: requests.unlock(board, lock),
+            expect: { kind: 'none' },
+            urgent: true,
+          });
+        },
+      },
+      position,
+      {
+        turnaroundMs: this.options.turnaroundMs ?? 20,
+        pollIntervalMs: this.options.pollIntervalMs ?? 20,
+        openTimeoutMs: this.options.openTimeoutMs ?? 1500,
+        attempts: this.options.readAttempts ?? 2,
+      },
+    ).finally(() => this.opening.delete(position));
+    this.opening.set(position, attempt);
+    return attempt;
   }
 
-  /**
-   * Waits for an open door to be closed again: `closed_with_item` or `closed_empty` by the
-   * infrared sensor, or `left_open` when `timeoutMs` passes first.
-   */
-  async waitClosed(
-    position: number,
-    timeoutMs: number,
-    pollIntervalMs = 200,
-  ): Promise<{ outcome: CloseOutcome; elapsedMs: number }> {
-    const started = performance.now();
-    for (;;) {
-      const state = await this.doorState(position);
-      const elapsedMs = performance.now() - started;
-      if (state.closed)
-        return { outcome: state.itemPresent ? 'closed_with_item' : 'closed_empty', elapsedMs };
-      if (elapsedMs >= timeoutMs) return { outcome: 'left_open', elapsedMs };
-      await sleep(Math.min(pollIntervalMs, Math.max(0, timeoutMs - elapsedMs)));
-    }
+  /** The one door-close watcher: see WatchClosedOptions. */
+  watchClosed(position: number, options: WatchClosedOptions): Promise<WatchClosedResult> {
+    this.map.toAddress(position);
+    return watchClosed(() => this.readDoor(position), options);
   }
 
   /** Boards that answer a broadcast status, by number. */
@@ -155,49 +203,35 @@ export class LockBoard {
     return [...new Set(frames.map((f) => f.board))].sort((a, b) => a - b);
   }
 
-  /** The unlock pulse length of a board, in milliseconds. */
-  async unlockTime(board: number): Promise<number> {
-    const [frame] = await this.bus.request({
-      bytes: requests.queryUnlockTime(board),
-      expect: { kind: 'one', match: (f) => f.board === board && f.cmd === Reply.unlockTime },
-    });
-    return ((frame!.data[2] << 8) | frame!.data[3]) * 10;
-  }
-
-  /** Sets the pulse; the board saves it to flash, so the bus stays quiet 600 ms after. */
-  async setUnlockTime(board: number, ms: number): Promise<number> {
-    if (!Number.isInteger(ms) || ms < 10 || ms > 655_350) {
-      throw new LockDriverError('INVALID_ARGUMENT', 'unlock time must be 10 ms to 655350 ms');
-    }
-    const [frame] = await this.bus.request({
-      bytes: requests.setUnlockTime(board, ms),
-      expect: { kind: 'one', match: (f) => f.board === board && f.cmd === Reply.unlockTime },
-      quietAfterMs: 600,
-    });
-    return ((frame!.data[2] << 8) | frame!.data[3]) * 10;
-  }
-
   /**
    * Opens every door in turn and waits for each to be closed again: the technician's
-   * cycle test. Answers each door's outcome; failures are doors that did not open or
-   * were not closed within `closeTimeoutMs`.
+   * cycle test. A door is ok only if it opened on its pulse and was shut in time.
    */
   async cycle(
     closeTimeoutMs: number,
     onDoor?: (result: CycleResult) => void,
+    positions = this.map.positions,
   ): Promise<CycleResult[]> {
     const results: CycleResult[] = [];
-    for (const { position } of await this.status()) {
+    for (const position of positions) {
       const opened = await this.open(position);
       const closed =
         opened.outcome === 'opened'
-          ? (await this.waitClosed(position, closeTimeoutMs, 50)).outcome
+          ? (
+              await this.watchClosed(position, {
+                leftOpenAfterMs: closeTimeoutMs,
+                giveUpAfterMs: closeTimeoutMs,
+                pollIntervalMs: 50,
+              })
+            ).outcome
           : null;
       const result = {
         position,
         opened: opened.outcome,
         closed,
-        ok: opened.outcome === 'opened' && closed !== 'left_open',
+        ok:
+          opened.outcome === 'opened' &&
+          (closed === 'closed_empty' || closed === 'closed_with_item'),
       };
       onDoor?.(result);
       results.push(result);

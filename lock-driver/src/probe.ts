@@ -1,3 +1,4 @@
+import { defaultCabinet } from './cabinet/schema';
 import { LockBoard } from './lockBoard';
 import { BAUD_RATES, type BaudRate } from './protocol/frame';
 import type { Transport } from './transport/transport';
@@ -12,7 +13,10 @@ export async function probeBaudRates(
 ): Promise<{ baud: BaudRate; boards: number[] }[]> {
   const results: { baud: BaudRate; boards: number[] }[] = [];
   for (const baud of BAUD_RATES) {
-    const board = await LockBoard.connect({ transport: transportAt(baud), boards: 1 });
+    const board = await LockBoard.connect({
+      transport: transportAt(baud),
+      cabinet: defaultCabinet(1),
+    });
     try {
       results.push({ baud, boards: await board.scan(listenMs) });
     } finally {

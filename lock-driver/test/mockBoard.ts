@@ -45,7 +45,8 @@ export function mockBoard(options: CabinetOptions & { silent?: boolean; boardBau
               const size = 1 + Math.floor(Math.random() * 4);
               const piece = reply.subarray(at, at + size);
               at += size;
-              setImmediate(() => binding.emitData(piece));
+              // The test may have closed the port meanwhile: a board talks to no one then.
+              setImmediate(() => port.isOpen && binding.emitData(piece));
             }
           }
         };

@@ -42,7 +42,7 @@ beforeAll(async () => {
   cabinet = new SimulatedCabinet({ boards: 1 });
   gateway = await serveTcp(cabinet);
   const configFile = writeTestKioskConfig(station.stack.url, station.scene.terminal.token, {
-    lock: { kind: 'tcp', host: '127.0.0.1', port: gateway.port },
+    lock: { kind: 'tcp', host: '127.0.0.1', port: gateway.port, boards: 1 },
   });
   app = await _electron.launch({
     executablePath,
@@ -91,7 +91,7 @@ describe('the Electron shell', () => {
 
   it('answers the bridge over IPC with the core state, and nothing beyond it', async () => {
     const state = (await ipcMainInvokeHandler(app, 'kiosk:getState')) as {
-      online: boolean;
+      condition: string;
       config: { support_phone: string } | null;
     };
     expect(state.config?.support_phone).toBe('+383 38 555 000');

@@ -2,71 +2,185 @@ import type { CabinetResponse, TerminalConfig } from '@locker/shared';
 import type { TechnicianApi } from './technician';
 
 // The one interface between the touchscreen and the kiosk core. Electron's preload and
-// the browser host both implement it; the renderer only ever sees this.
+// the browser host both implement it; the renderer only ever sees this. Everything the
+// screen shows about a door or the service is decided in the core and carried here: the
+// renderer never judges a sensor reading or a failed call by itself.
 
 /** Why a request to the service did not do what was asked, as the screen must tell it. */
 export type Refusal =
   | { kind: 'invalid_code' }
   | { kind: 'rate_limited'; retryAfterSeconds: number }
+  /** The service did not answer, answered something unusable, or refused this terminal. */
   | { kind: 'unavailable' }
   | { kind: 'courier_not_verified' }
   | { kind: 'not_found' }
+  /** `size`: the parcel's size, from the problem body's `parcel_size` (extension). */
   | { kind: 'cabinet_full'; size: string | null }
+  /** The unlock went out and the door was never seen open: reported, out of service. */
   | { kind: 'door_failed'; door: number };
 
+/** The door was unlocked and seen open (or found already open): `state.session` follows it. */
 export type DoorOpened = { kind: 'door_open'; door: number };
+/**
+ * The unlock went out but the controller fell silent: the door may be open. The session
+ * (phase `unknown`) keeps watching and moves on as soon as the sensors answer again.
+ */
+export type DoorUnknown = { kind: 'door_unknown'; door: number };
+
+export type PickupResult = DoorOpened | DoorUnknown | Refusal;
+export type DepositResult = DoorOpened | DoorUnknown | Refusal;
+export type ReturnResult = DoorOpened | DoorUnknown | Refusal;
+export type VerifyResult =
+  { kind: 'verified'; courierName: string } | { kind: 'unknown' } | Refusal;
+export type CollectResult = { kind: 'collecting'; count: number } | Refusal;
+/** Only a return whose door is open (or left open) can be cancelled. */
+export type CancelReturnResult = { kind: 'take_out_and_close' } | { kind: 'not_cancellable' };
+/** Answers to the question asked when a cancelled return's door was shut on the parcel. */
+export type ReturnChoiceResult =
+  | { kind: 'finished' }
+  | { kind: 'reopened' }
+  | { kind: 'door_failed'; door: number }
+  | { kind: 'door_unknown'; door: number }
+  | { kind: 'no_choice_pending' };
 
 /** What the door sensors read right now, for the maintenance view. */
+export type SensedDoor =
+  | { position: number; known: true; closed: boolean; itemPresent: boolean }
+  /** Its board did not answer. */
+  | { position: number; known: false };
 export type SensorReading =
-  | { kind: 'sensors'; doors: { position: number; closed: boolean; itemPresent: boolean }[] }
+  | { kind: 'sensors'; doors: SensedDoor[] }
+  /** The controller as a whole is not reachable (cable, power, port). */
   | { kind: 'board_unreachable' };
 
-/** The door a customer or courier is working at, as the screen shows it. */
-export interface DoorSession {
-  kind: 'pickup' | 'deposit' | 'return' | 'collect';
+export type SessionKind = 'pickup' | 'deposit' | 'return' | 'collect';
+/** What the door should hold once shut: a pickup or collection empties it, a deposit or return fills it. */
+export type Expectation = 'item' | 'empty';
+
+/**
+ * The door-session state machine. Normal path:
+ *   unlocking → open (→ left_open) → closed → reported
+ * `closed` is the sensor reading, `reported` once the report is on disk in the durable
+ * queue (it reaches the service whenever the service is reachable). Failures:
+ *   unlocking → did_not_open   (reported as a door fault; the door leaves service)
+ *   unlocking → unknown        (controller silent after the pulse; watching goes on and
+ *                               moves to open/closed when it answers, never a second pulse)
+ * Return cancel (only while the door is open or left open):
+ *   open → take_out_and_close → closed empty → cancelled (hold released)
+ *                             → closed with item → closed_with_item_choice
+ *   closed_with_item_choice → finishReturn() → reported (deposited)
+ *                           → reopenReturn() → unlocking → open → take_out_and_close …
+ * A door holding an item is never released.
+ */
+export type DoorPhase =
+  | { phase: 'unlocking' }
+  | { phase: 'open' }
+  /** Open longer than the configured close timeout; still watched. */
+  | { phase: 'left_open' }
+  | { phase: 'unknown' }
+  | { phase: 'did_not_open' }
+  | { phase: 'closed'; itemPresent: boolean; asExpected: boolean }
+  | { phase: 'reported'; itemPresent: boolean; asExpected: boolean }
+  /** Return cancelled while open: the customer takes the parcel out and shuts the door. */
+  | { phase: 'take_out_and_close' }
+  /** Return cancelled, but the door was shut with the parcel inside: finish or reopen. */
+  | { phase: 'closed_with_item_choice' }
+  /** Return cancelled, the door seen shut and empty: the hold is released. */
+  | { phase: 'cancelled' };
+export type DoorPhaseName = DoorPhase['phase'];
+
+export type DoorSession = {
+  /** Grows by one per session: tells a new session at the same door from the last. */
+  id: number;
+  kind: SessionKind;
   door: number;
-  phase: 'open' | 'closed' | 'left_open';
-  /** Set when the door was closed: what the sensors saw. */
-  itemPresent?: boolean;
-}
+  expect: Expectation;
+  /** True while the core still drives or watches this door (never idle out meanwhile). */
+  active: boolean;
+  /** When the session entered its current phase (ISO 8601). */
+  since: string;
+} & DoorPhase;
+
+/**
+ * How far the kiosk can serve, most serious first:
+ * - terminal_refused: the service refused this terminal's token on a heartbeat (401):
+ *   disabled or revoked by an operator; only an operator can clear it.
+ * - service_unreachable: the last call got no usable answer (network, timeout, 5xx).
+ * - controller_unreachable: the door controller does not answer at all.
+ * - degraded: some boards do not answer: their doors are unknown.
+ * Each clears by itself when its cause clears (the kiosk keeps trying).
+ */
+export type ServiceCondition =
+  'ok' | 'service_unreachable' | 'terminal_refused' | 'controller_unreachable' | 'degraded';
 
 export interface KioskState {
-  /** The last heartbeat got through. */
-  online: boolean;
+  condition: ServiceCondition;
+  /** When the condition last changed (ISO 8601), null before the first judgement. */
+  conditionSince: string | null;
+  /** Doors whose sensors cannot be read now (their board is silent). */
+  unknownDoors: number[];
+  /** The last configuration the service sent; at boot, the one kept from the last run. */
   config: TerminalConfig | null;
+  /** Where `config` came from: this run's heartbeat, or the cache of an earlier run. */
+  configSource: 'service' | 'cache' | null;
   cabinet: CabinetResponse | null;
+  /** Door positions per physical column, top to bottom, left to right (cabinet file). */
+  layout: { columns: number[][] } | null;
   session: DoorSession | null;
-  /** Confirms waiting in the offline queue. */
+  /** Reports waiting in the durable queue. */
   pendingConfirms: number;
-  /** Confirms that could not be delivered within 7 days, kept aside for operations. */
+  /** Reports that could not be delivered within 7 days, kept aside for operations. */
   stuckConfirms: number;
 }
 
 /** Before the first heartbeat: nothing known, nothing queued. */
 export const INITIAL_STATE: KioskState = {
-  online: false,
+  condition: 'ok',
+  conditionSince: null,
+  unknownDoors: [],
   config: null,
+  configSource: null,
   cabinet: null,
+  layout: null,
   session: null,
   pendingConfirms: 0,
   stuckConfirms: 0,
 };
 
+/** The conditions in which nothing that needs the service can work. */
+export function outOfService(condition: ServiceCondition): boolean {
+  switch (condition) {
+    case 'service_unreachable':
+    case 'terminal_refused':
+    case 'controller_unreachable':
+      return true;
+    case 'ok':
+    case 'degraded':
+      return false;
+    default: {
+      const unknown: never = condition;
+      throw new Error(`unknown condition ${String(unknown)}`);
+    }
+  }
+}
+
 export interface KioskApi extends TechnicianApi {
   getState(): Promise<KioskState>;
-  pickup(code: string): Promise<DoorOpened | Refusal>;
-  verifyCourier(
-    courierNo: string,
-  ): Promise<{ kind: 'verified'; courierName: string } | { kind: 'unknown' } | Refusal>;
-  deposit(courierNo: string, trackingNumber: string): Promise<DoorOpened | Refusal>;
-  startReturn(trackingNumber: string): Promise<DoorOpened | Refusal>;
-  /** The customer gave up: the return door is released once it is closed. */
-  cancelReturn(): Promise<{ kind: 'cancelled' }>;
+  pickup(code: string): Promise<PickupResult>;
+  verifyCourier(courierNo: string): Promise<VerifyResult>;
+  deposit(courierNo: string, trackingNumber: string): Promise<DepositResult>;
+  startReturn(trackingNumber: string): Promise<ReturnResult>;
+  /** The customer gives up while the return door is open: take the parcel out, shut it. */
+  cancelReturn(): Promise<CancelReturnResult>;
+  /** A cancelled return's door was shut on the parcel: record the return after all. */
+  finishReturn(): Promise<ReturnChoiceResult>;
+  /** A cancelled return's door was shut on the parcel: open it again to take it out. */
+  reopenReturn(): Promise<ReturnChoiceResult>;
   /**
    * A courier takes out the returns waiting here: their doors open one after another,
-   * each once the previous one was closed empty. Answers how many there are.
+   * each once the previous one was closed. Answers how many there are.
    */
-  collectReturns(courierNo: string): Promise<{ kind: 'collecting'; count: number } | Refusal>;
+  collectReturns(courierNo: string): Promise<CollectResult>;
   /** For technicians: every door's sensors as the board reads them now. Opens nothing. */
   readSensors(): Promise<SensorReading>;
 }
@@ -79,7 +193,14 @@ export const KIOSK_METHODS = [
   'deposit',
   'startReturn',
   'cancelReturn',
+  'finishReturn',
+  'reopenReturn',
   'collectReturns',
   'readSensors',
   'technicianLogin',
 ] as const satisfies readonly KioskMethod[];
+
+// Compile-time: a method added to KioskApi but not listed above fails here.
+type Unlisted = Exclude<KioskMethod, (typeof KIOSK_METHODS)[number]>;
+const everyMethodListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyMethodListed;

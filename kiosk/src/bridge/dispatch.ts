@@ -24,6 +24,10 @@ export function dispatch(api: KioskApi, method: KioskMethod, args: unknown[]): P
       return api.startReturn(text(args[0]));
     case 'cancelReturn':
       return api.cancelReturn();
+    case 'finishReturn':
+      return api.finishReturn();
+    case 'reopenReturn':
+      return api.reopenReturn();
     case 'collectReturns':
       return api.collectReturns(text(args[0]));
     case 'readSensors':

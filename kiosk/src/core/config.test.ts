@@ -15,6 +15,7 @@ const valid = {
   serverUrl: 'https://lockers.example',
   deviceToken: 'tdev_0123456789abcdef0123',
   lock: { kind: 'serial', path: '/dev/ttyUSB0' },
+  cabinetFile: 'cabinet.json',
   dataDir: './data',
 };
 
@@ -24,8 +25,18 @@ describe('kiosk configuration', () => {
     const config = loadKioskConfig(file);
     expect(config.lock).toEqual({ kind: 'serial', path: '/dev/ttyUSB0', baudRate: 19200 });
     expect(config.heartbeatIntervalSeconds).toBe(60);
-    expect(config.hookBitMeansClosed).toBe(true);
     expect(config.dataDir).toBe(path.join(path.dirname(file), 'data'));
+    expect(config.cabinetFile).toBe(path.join(path.dirname(file), 'cabinet.json'));
+  });
+
+  it('asks for a cabinet file (or a board count) for a real cabinet, and takes no wiring of its own', () => {
+    const noCabinet = { ...valid, cabinetFile: undefined };
+    expect(() => loadKioskConfig(configFile(noCabinet))).toThrow(/cabinetFile: give cabinetFile/);
+    const counted = { ...noCabinet, lock: { ...valid.lock, boards: 3 } };
+    expect(loadKioskConfig(configFile(counted)).lock).toMatchObject({ boards: 3 });
+    expect(() => loadKioskConfig(configFile({ ...valid, positionOverrides: {} }))).toThrow(
+      /positionOverrides/,
+    );
   });
 
   it('refuses a token file others can read, naming the fix', () => {

@@ -8,52 +8,63 @@ const LockSchema = z.discriminatedUnion('kind', [
     kind: z.literal('serial'),
     path: z.string().min(1),
     baudRate: z.number().int().default(19200),
+    /** Without a cabinet file: boards 0 to boards - 1, default wiring. */
+    boards: z.number().int().min(1).max(10).optional(),
   }),
   z.strictObject({
     kind: z.literal('tcp'),
     host: z.string().min(1),
     port: z.number().int().min(1).max(65535),
+    /** Without a cabinet file: boards 0 to boards - 1, default wiring. */
+    boards: z.number().int().min(1).max(10).optional(),
   }),
   /** Development and demos: a simulated cabinet in process. */
   z.strictObject({
     kind: z.literal('simulator'),
-    boards: z.number().int().min(1).max(10),
+    /** Without a cabinet file: boards 0 to boards - 1. */
+    boards: z.number().int().min(1).max(10).optional(),
     /** Doors shut by themselves this long after opening (demos without a real cabinet). */
     autoCloseMs: z.number().int().positive().optional(),
     /** With autoCloseMs: a shut door gains the parcel it lacked, or loses the one it had. */
     demo: z.boolean().default(false),
+    /** Where the doors' contents are kept across restarts (relative to this file). */
+    stateFile: z.string().min(1).optional(),
   }),
 ]);
 
-export const KioskConfigSchema = z.strictObject({
-  serverUrl: z.url({ protocol: /^https?$/ }),
-  /** Kept in this file, which must not be readable by other users (0600). */
-  deviceToken: z.string().min(16),
-  lock: LockSchema,
-  /** Vendor wiring unless the cabinet uses normally-closed switches. */
-  hookBitMeansClosed: z.boolean().default(true),
-  positionOverrides: z
-    .record(
-      z.string(),
-      z.strictObject({
-        board: z.number().int().min(0).max(9),
-        lock: z.number().int().min(0).max(15),
-      }),
-    )
-    .default({}),
-  /** Where the offline queue (SQLite) lives. */
-  dataDir: z.string().min(1),
-  heartbeatIntervalSeconds: z.number().positive().default(60),
-  cabinetPollSeconds: z.number().positive().default(15),
-  /** How long a door may stay open before it counts as left open. */
-  doorCloseTimeoutSeconds: z.number().positive().default(120),
-  appVersion: z.string().max(64).default('kiosk-1.0.0'),
-  /** The service menu's PIN, as `pnpm --filter @locker/kiosk technician-pin` hashes it; never the PIN. */
-  technicianPinHash: z
-    .string()
-    .regex(PIN_HASH_PATTERN, 'a hash made by `technician-pin`, not the PIN itself')
-    .optional(),
-});
+export const KioskConfigSchema = z
+  .strictObject({
+    serverUrl: z.url({ protocol: /^https?$/ }),
+    /** Kept in this file, which must not be readable by other users (0600). */
+    deviceToken: z.string().min(16),
+    lock: LockSchema,
+    /**
+     * The cabinet file (boards, wiring, hook polarity, layout; `lockctl map` writes it),
+     * relative to this file. Without it the lock's `boards` gives a default cabinet.
+     */
+    cabinetFile: z.string().min(1).optional(),
+    /** Where the offline queue (SQLite) lives. */
+    dataDir: z.string().min(1),
+    heartbeatIntervalSeconds: z.number().positive().default(60),
+    cabinetPollSeconds: z.number().positive().default(15),
+    /** How long a door may stay open before it counts as left open. */
+    doorCloseTimeoutSeconds: z.number().positive().default(120),
+    appVersion: z.string().max(64).default('kiosk-1.0.0'),
+    /** The service menu's PIN, as `pnpm --filter @locker/kiosk technician-pin` hashes it; never the PIN. */
+    technicianPinHash: z
+      .string()
+      .regex(PIN_HASH_PATTERN, 'a hash made by `technician-pin`, not the PIN itself')
+      .optional(),
+  })
+  .superRefine((config, ctx) => {
+    if (config.cabinetFile === undefined && config.lock.boards === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cabinetFile'],
+        message:
+          'give cabinetFile (lockctl map writes one) or lock.boards (boards 0 to N-1, default wiring)',
+      });
+  });
 export type KioskConfig = z.infer<typeof KioskConfigSchema>;
 
 export class ConfigError extends Error {}
@@ -87,7 +98,19 @@ export function loadKioskConfig(file: string): KioskConfig {
       .join('\n');
     throw new ConfigError(`${file} has mistakes:\n${problems}`);
   }
-  return { ...parsed.data, dataDir: path.resolve(path.dirname(file), parsed.data.dataDir) };
+  const beside = (p: string) => path.resolve(path.dirname(file), p);
+  const lock = parsed.data.lock;
+  return {
+    ...parsed.data,
+    dataDir: beside(parsed.data.dataDir),
+    ...(parsed.data.cabinetFile === undefined
+      ? {}
+      : { cabinetFile: beside(parsed.data.cabinetFile) }),
+    lock:
+      lock.kind === 'simulator' && lock.stateFile !== undefined
+        ? { ...lock, stateFile: beside(lock.stateFile) }
+        : lock,
+  };
 }
 
 /**

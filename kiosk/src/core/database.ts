@@ -1,58 +1,21 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { MIGRATIONS } from './migrations';
 
-/** The confirms table, accepting these kinds. Its columns never change; its kinds grow. */
-function confirmsTable(name: string, kinds: string[]): string {
-  return `create table ${name} (
-     id integer primary key,
-     kind text not null check (kind in (${kinds.map((k) => `'${k}'`).join(', ')})),
-     body text not null,
-     occurred_at text not null,
-     attempts integer not null default 0,
-     next_attempt_at integer not null,
-     last_error text,
-     created_at integer not null
-   ) strict;`;
-}
-
-/** SQLite cannot change a CHECK constraint: the table is rebuilt with its rows. */
-function allowConfirmKinds(version: number, kinds: string[]): string {
-  const next = `confirms_v${version}`;
-  return `${confirmsTable(next, kinds)}
-   insert into ${next} select * from confirms;
-   drop table confirms;
-   alter table ${next} rename to confirms;`;
-}
-
-/** Versioned, forward-only; `user_version` records how far a database has come. */
-export const MIGRATIONS: string[] = [
-  `${confirmsTable('confirms', ['door', 'return'])}
-   create table stuck_confirms (
-     id integer primary key,
-     kind text not null,
-     body text not null,
-     occurred_at text not null,
-     reason text not null,
-     set_aside_at integer not null
-   ) strict;`,
-  // A courier taking a return out of the locker is confirmed through the queue too.
-  allowConfirmKinds(2, ['door', 'return', 'return_taken']),
-  // A deposit whose door the courier shut empty is undone through the queue too.
-  allowConfirmKinds(3, ['door', 'return', 'return_taken', 'deposit_undo']),
-];
-
+export { MIGRATIONS };
 export type KioskDatabase = Database.Database;
 
-export function migrate(db: KioskDatabase): number {
+/** Runs each migration the database has not run yet, each in its own transaction. */
+export function migrate(db: KioskDatabase, upTo = MIGRATIONS.length): number {
   const from = db.pragma('user_version', { simple: true }) as number;
-  for (let version = from; version < MIGRATIONS.length; version++) {
+  for (let version = from; version < upTo; version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version]!);
       db.pragma(`user_version = ${version + 1}`);
     })();
   }
-  return MIGRATIONS.length;
+  return upTo;
 }
 
 /**

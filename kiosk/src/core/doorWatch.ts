@@ -6,10 +6,8 @@ export interface Closed {
 }
 
 /**
- * Waits until the door is closed, reporting `left_open` once it has been open longer than
- * `leftOpenMs` and going on watching after that: a door is only done when it is shut.
- * With `doneWhenEmpty`, a door found empty counts as done even if left open (the
- * customer took the parcel and walked away).
+ * The kiosk's door sessions on the driver's one door-close watcher (LockBoard.watchClosed).
+ * Kept as a thin adapter until the kiosk core calls watchClosed itself.
  */
 export async function watchUntilClosed(
   board: LockBoard,
@@ -22,18 +20,32 @@ export async function watchUntilClosed(
     onLeftOpen?: () => void;
   },
 ): Promise<Closed | 'cancelled'> {
-  const started = Date.now();
-  let warned = false;
-  for (;;) {
-    if (options.cancelled?.()) return 'cancelled';
-    const state = await board.doorState(position).catch(() => undefined);
-    if (state?.closed) return { itemPresent: state.itemPresent, at: new Date() };
-    if (state && Date.now() - started > options.leftOpenMs) {
-      if (!warned) options.onLeftOpen?.();
-      warned = true;
-      if (options.doneWhenEmpty && !state.itemPresent)
-        return { itemPresent: false, at: new Date() };
+  const abort = new AbortController();
+  const check = options.cancelled
+    ? setInterval(() => options.cancelled?.() && abort.abort(), 50)
+    : undefined;
+  try {
+    const watched = await board.watchClosed(position, {
+      leftOpenAfterMs: options.leftOpenMs,
+      onLeftOpen: options.onLeftOpen,
+      doneWhenEmpty: options.doneWhenEmpty,
+      pollIntervalMs: options.pollMs ?? 150,
+      signal: abort.signal,
+    });
+    switch (watched.outcome) {
+      case 'closed_with_item':
+        return { itemPresent: true, at: watched.at };
+      case 'closed_empty':
+        return { itemPresent: false, at: watched.at };
+      case 'aborted':
+      case 'left_open':
+        return 'cancelled';
+      default: {
+        const unknown: never = watched.outcome;
+        throw new Error(`unknown watch outcome ${String(unknown)}`);
+      }
     }
-    await new Promise((r) => setTimeout(r, options.pollMs ?? 150));
+  } finally {
+    clearInterval(check);
   }
 }

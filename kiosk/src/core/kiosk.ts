@@ -2,11 +2,13 @@ import { EventEmitter } from 'node:events';
 import {
   INITIAL_STATE,
   type DoorOpened,
-  type DoorSession,
+  type DoorPhase,
   type KioskApi,
   type KioskState,
   type Refusal,
+  type ReturnChoiceResult,
   type SensorReading,
+  type SessionKind,
 } from '../bridge/api';
 import { TerminalClient } from './client';
 import type { KioskConfig } from './config';
@@ -40,6 +42,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
   private state: KioskState = INITIAL_STATE;
   private returnCancelled = false;
   private readonly technician: TechnicianGate;
+  private sessions = 0;
 
   private constructor(
     readonly config: KioskConfig,
@@ -65,7 +68,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
     core.every(config.heartbeatIntervalSeconds * 1000, () => core.heartbeat());
     core.every(config.cabinetPollSeconds * 1000, () => core.pollCabinet());
     core.every(2000, async () => {
-      if (core.state.online) await core.queue.replay();
+      if (core.online) await core.queue.replay();
     });
     // Heartbeat first: it clears an offline mark, after which queued confirms are accepted.
     await core.heartbeat();
@@ -93,14 +96,14 @@ export class KioskCore extends EventEmitter implements KioskApi {
   /** Every 60 s, also while degraded; the configuration is applied as received. */
   async heartbeat(): Promise<void> {
     const answer = await this.client.heartbeat(this.config.appVersion);
-    const wasOnline = this.state.online;
+    const wasOnline = this.online;
     if (!answer.ok) {
       if (wasOnline)
         this.log.warn('service unreachable; working offline', { status: answer.status });
-      this.update({ online: false });
+      this.update({ condition: 'service_unreachable', conditionSince: new Date().toISOString() });
       return;
     }
-    this.update({ online: true, config: answer.value });
+    this.update({ condition: 'ok', config: answer.value, configSource: 'service' });
     if (!wasOnline) await this.queue.retryNow();
   }
 
@@ -109,20 +112,53 @@ export class KioskCore extends EventEmitter implements KioskApi {
     if (answer.ok) this.update({ cabinet: answer.value });
   }
 
+  private get online(): boolean {
+    return this.state.condition !== 'service_unreachable';
+  }
+
   getState(): Promise<KioskState> {
     return Promise.resolve(this.state);
   }
 
-  private session(session: DoorSession | null): void {
-    this.update({ session });
+  private session(session: ({ kind: SessionKind; door: number } & DoorPhase) | null): void {
+    if (!session) return this.update({ session: null });
+    const expect = session.kind === 'deposit' || session.kind === 'return' ? 'item' : 'empty';
+    const id = this.state.session?.door === session.door ? this.state.session.id : ++this.sessions;
+    this.update({
+      session: {
+        ...session,
+        id,
+        expect,
+        active: session.phase !== 'closed',
+        since: new Date().toISOString(),
+      },
+    });
+  }
+
+  private closedSession(kind: SessionKind, door: number, itemPresent: boolean): void {
+    const expected = kind === 'deposit' || kind === 'return';
+    this.session({
+      kind,
+      door,
+      phase: 'closed',
+      itemPresent,
+      asExpected: itemPresent === expected,
+    });
   }
 
   /** Unlocks and watches; a door that never opens is reported and taken out of service. */
-  private async openDoor(kind: DoorSession['kind'], door: number): Promise<boolean> {
-    const { outcome } = await this.hardware.board.open(door);
-    if (outcome === 'opened') {
+  private async openDoor(kind: SessionKind, door: number): Promise<boolean> {
+    const outcome = await this.hardware.board.open(door).then(
+      (r) => r.outcome,
+      () => 'disconnected' as const,
+    );
+    if (outcome === 'opened' || outcome === 'already_open') {
       this.session({ kind, door, phase: 'open' });
       return true;
+    }
+    if (outcome !== 'did_not_open') {
+      this.log.warn('door controller did not answer', { alert: 'controller', door, outcome });
+      return false;
     }
     this.log.warn('door did not open', { alert: 'door_jammed', door });
     const reported = await this.client.reportDoorFault(door);
@@ -153,7 +189,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
     if (closed === 'cancelled') return;
     // Collected unless the parcel is still inside: the door's sensor decides.
     this.queue.add('door', { shipmentId, collected: !closed.itemPresent }, closed.at);
-    this.session({ kind: 'pickup', door, phase: 'closed', itemPresent: closed.itemPresent });
+    this.closedSession('pickup', door, closed.itemPresent);
     await this.afterSession();
   }
 
@@ -192,7 +228,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
     if (closed === 'cancelled') return;
     // Shut empty: the parcel never went in, so its recipient must not be sent here.
     if (!closed.itemPresent) this.queue.add('deposit_undo', parcel, closed.at);
-    this.session({ kind: 'deposit', door, phase: 'closed', itemPresent: closed.itemPresent });
+    this.closedSession('deposit', door, closed.itemPresent);
     await this.afterSession();
   }
 
@@ -206,11 +242,11 @@ export class KioskCore extends EventEmitter implements KioskApi {
       void this.queue.replay();
       return { kind: 'door_failed', door };
     }
-    void this.finishReturn(door, returnId);
+    void this.watchReturn(door, returnId);
     return { kind: 'door_open', door };
   }
 
-  private async finishReturn(door: number, returnId: string): Promise<void> {
+  private async watchReturn(door: number, returnId: string): Promise<void> {
     const closed = await watchUntilClosed(this.hardware.board, door, {
       leftOpenMs: this.config.doorCloseTimeoutSeconds * 1000,
       cancelled: () => this.returnCancelled,
@@ -222,7 +258,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
     } else {
       // Deposited only if the sensor sees the parcel: an empty door is no return.
       this.queue.add('return', { returnId, deposited: closed.itemPresent }, closed.at);
-      this.session({ kind: 'return', door, phase: 'closed', itemPresent: closed.itemPresent });
+      this.closedSession('return', door, closed.itemPresent);
     }
     await this.afterSession();
   }
@@ -251,7 +287,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
       // Still inside: the courier left it, and it stays the locker's.
       if (!closed.itemPresent)
         this.queue.add('return_taken', { courierNo, trackingNumber }, closed.at);
-      this.session({ kind: 'collect', door, phase: 'closed', itemPresent: closed.itemPresent });
+      this.closedSession('collect', door, closed.itemPresent);
       await this.afterSession();
     }
     this.session(null);
@@ -259,20 +295,37 @@ export class KioskCore extends EventEmitter implements KioskApi {
 
   async readSensors(): Promise<SensorReading> {
     try {
-      return { kind: 'sensors', doors: await this.hardware.board.status() };
+      const { doors } = await this.hardware.board.readDoors();
+      if (!doors.some((d) => d.known)) return { kind: 'board_unreachable' };
+      return {
+        kind: 'sensors',
+        doors: doors.map((d) =>
+          d.known
+            ? { position: d.position, known: true, closed: d.closed, itemPresent: d.itemPresent }
+            : { position: d.position, known: false },
+        ),
+      };
     } catch (error) {
       this.log.warn('door controller unreachable', { error: String(error) });
       return { kind: 'board_unreachable' };
     }
   }
 
-  cancelReturn(): Promise<{ kind: 'cancelled' }> {
+  cancelReturn(): Promise<{ kind: 'take_out_and_close' }> {
     this.returnCancelled = true;
-    return Promise.resolve({ kind: 'cancelled' });
+    return Promise.resolve({ kind: 'take_out_and_close' });
+  }
+
+  finishReturn(): Promise<ReturnChoiceResult> {
+    return Promise.resolve({ kind: 'no_choice_pending' });
+  }
+
+  reopenReturn(): Promise<ReturnChoiceResult> {
+    return Promise.resolve({ kind: 'no_choice_pending' });
   }
 
   private async afterSession(): Promise<void> {
-    if (this.state.online) await this.queue.replay();
+    if (this.online) await this.queue.replay();
     await this.pollCabinet();
   }
 

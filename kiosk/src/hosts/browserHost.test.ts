@@ -7,7 +7,7 @@ import { INITIAL_STATE, type KioskApi, type KioskState } from '../bridge/api';
 import { startBrowserHost, type BrowserHost } from './browserHost';
 import { CONTENT_SECURITY_POLICY } from './csp';
 
-const state: KioskState = { ...INITIAL_STATE, online: true };
+const state: KioskState = INITIAL_STATE;
 const calls: string[] = [];
 const core = Object.assign(new EventEmitter(), {
   getState: () => Promise.resolve(state),

@@ -18,8 +18,8 @@ import { speaker } from './speech/speaker';
 
 type Route = 'home' | Task | 'service';
 
-// Online until the core says otherwise: no offline banner flashes while the screen loads.
-const EMPTY: KioskState = { ...INITIAL_STATE, online: true };
+// In service until the core says otherwise: nothing flashes while the screen loads.
+const EMPTY: KioskState = INITIAL_STATE;
 
 function useKioskState(): KioskState {
   const [state, setState] = useState<KioskState>(EMPTY);
@@ -74,7 +74,8 @@ function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => vo
   const phone = state.config?.support_phone ?? '';
   return (
     <div className="app">
-      {cause && !doorIsOpen(state) ? (
+      {/* Nobody is sent away mid-visit: the calm screen waits for the next person. */}
+      {cause && route === 'home' && !helpOpen ? (
         <OutOfService reason={cause} phone={phone} />
       ) : (
         <>

@@ -7,30 +7,37 @@ declare global {
   }
 }
 
-async function call(method: KioskMethod, ...args: unknown[]): Promise<unknown> {
+/** One bridge call over loopback HTTP, typed by the method it calls. */
+async function call<M extends KioskMethod>(
+  method: M,
+  ...args: Parameters<KioskApi[M]>
+): Promise<Awaited<ReturnType<KioskApi[M]>>> {
   const response = await fetch(`/bridge/${method}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(args),
   });
   if (!response.ok) throw new Error(`bridge ${method} answered ${response.status}`);
-  return response.json();
+  return (await response.json()) as Awaited<ReturnType<KioskApi[M]>>;
 }
 
 /** The browser host's bridge: the same KioskApi over loopback HTTP. */
-const httpBridge = {
+export const httpBridge = {
   getState: () => call('getState'),
   pickup: (code) => call('pickup', code),
   verifyCourier: (no) => call('verifyCourier', no),
   deposit: (no, tracking) => call('deposit', no, tracking),
   startReturn: (tracking) => call('startReturn', tracking),
   cancelReturn: () => call('cancelReturn'),
+  finishReturn: () => call('finishReturn'),
+  reopenReturn: () => call('reopenReturn'),
   collectReturns: (no) => call('collectReturns', no),
   readSensors: () => call('readSensors'),
   technicianLogin: (pin) => call('technicianLogin', pin),
-} as KioskApi;
+} satisfies KioskApi;
 
-export const kiosk: KioskApi = window.kiosk ?? httpBridge;
+export const kiosk: KioskApi =
+  typeof window !== 'undefined' && window.kiosk ? window.kiosk : httpBridge;
 
 export function subscribe(listener: (state: KioskState) => void): () => void {
   if (window.kiosk) return window.kiosk.subscribe(listener);

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { LockBoard } from '../lockBoard';
 import { LockDriverError } from '../errors';
+import { defaultCabinet } from '../cabinet/schema';
 import { SimulatedCabinet } from '../simulator/cabinet';
 import { servePty, serveTcp } from '../simulator/serve';
 import { serialTransport } from '../transport/serial';
@@ -65,8 +66,7 @@ async function withBoard<T>(
 ): Promise<T> {
   const board = await LockBoard.connect({
     transport: transportFrom(v),
-    boards: int(v, 'boards', 1),
-    hookBitMeansClosed: !v['inverted-hook'],
+    cabinet: defaultCabinet(int(v, 'boards', 1), !v['inverted-hook']),
     ...extra,
   });
   try {
@@ -104,11 +104,11 @@ const commands: Record<string, (v: Values) => Promise<Output>> = {
     }),
   status: (v) =>
     withBoard(v, async (board) => {
-      const doors = await board.status();
+      const { doors } = await board.readDoors();
       const text = doors
         .map(
           (d) =>
-            `door ${String(d.position).padStart(3)}  ${d.closed ? 'closed' : 'OPEN  '}  ${d.itemPresent ? 'item' : 'empty'}`,
+            `door ${String(d.position).padStart(3)}  ${!d.known ? 'unknown (board silent)' : `${d.closed ? 'closed' : 'OPEN  '}  ${d.itemPresent ? 'item' : 'empty'}`}`,
         )
         .join('\n');
       return { json: { doors }, text };
@@ -120,7 +120,7 @@ const commands: Record<string, (v: Values) => Promise<Output>> = {
       const wait = str(v, 'wait') ? int(v, 'wait') * 1000 : 0;
       const closed =
         opened.outcome === 'opened' && wait > 0
-          ? await board.waitClosed(position, wait)
+          ? await board.watchClosed(position, { leftOpenAfterMs: wait, giveUpAfterMs: wait })
           : undefined;
       const json = {
         position,
@@ -150,7 +150,9 @@ const commands: Record<string, (v: Values) => Promise<Output>> = {
       const b = int(v, 'board');
       const set = str(v, 'set');
       const ms =
-        set === undefined ? await board.unlockTime(b) : await board.setUnlockTime(b, int(v, 'set'));
+        set === undefined
+          ? await board.settings.unlockTime(b)
+          : await board.settings.setUnlockTime(b, int(v, 'set'));
       return { json: { board: b, unlockTimeMs: ms }, text: `board ${b}: unlock pulse ${ms} ms` };
     }),
   monitor: async (v) => {
@@ -167,7 +169,7 @@ const commands: Record<string, (v: Values) => Promise<Output>> = {
       v,
       async (board) => {
         for (;;) {
-          await board.status().catch((e: Error) => process.stderr.write(`${e.message}\n`));
+          await board.readDoors().catch((e: Error) => process.stderr.write(`${e.message}\n`));
           await new Promise((r) => setTimeout(r, interval));
         }
       },

@@ -17,7 +17,10 @@ export const Command = {
   statusAll: 0x32,
   openAll: 0x33,
   unlockTime: 0x37,
+  /** Status of one lock's board, as some firmware and deployed drivers ask it; answered like 0x30. */
+  lockStatus: 0x39,
   setBaud: 0x40,
+  firmware: 0xf5,
 } as const;
 
 export const Reply = {
@@ -25,6 +28,7 @@ export const Reply = {
   statusAll: 0x36,
   unlockTime: 0x38,
   setBaud: 0x40,
+  firmware: 0xb6,
 } as const;
 
 /** Baud codes of command 0x40. */

@@ -1,4 +1,13 @@
-import { BAUD_CODES, BROADCAST, Command, address, encodeRequest, type BaudRate } from './frame';
+import {
+  BAUD_CODES,
+  BROADCAST,
+  Command,
+  ETX,
+  address,
+  checksum,
+  encodeRequest,
+  type BaudRate,
+} from './frame';
 
 /** Builders of every request the board understands, by meaning rather than by byte. */
 export const requests = {
@@ -14,4 +23,17 @@ export const requests = {
   },
   setBaud: (board: number, baud: BaudRate) =>
     encodeRequest(address(board), Command.setBaud, [BAUD_CODES[baud]]),
+  firmware: (board: number) => encodeRequest(address(board), Command.firmware),
 };
+
+/**
+ * Requests have no length byte, so a board takes the first 5 or 6 bytes that end in ETX
+ * and a right SUM as the whole request. Data whose bytes happen to look like that end
+ * (an unlock time of 8280 ms on board 0: `02 00 37 03 3C 03 ..`) is read as another,
+ * shorter request: such a frame cannot be sent.
+ */
+export function readsAsShorterFrame(bytes: Buffer): boolean {
+  for (let n = 5; n < bytes.length; n++)
+    if (bytes[n - 2] === ETX && checksum(bytes, n - 1) === bytes[n - 1]) return true;
+  return false;
+}

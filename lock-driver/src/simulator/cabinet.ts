@@ -1,25 +1,18 @@
 import { EventEmitter } from 'node:events';
-import {
-  BAUD_CODES,
-  BROADCAST,
-  Command,
-  LOCKS_PER_BOARD,
-  Reply,
-  address,
-  encodeResponse,
-} from '../protocol/frame';
+import { BAUD_CODES, LOCKS_PER_BOARD } from '../protocol/frame';
 import { encodeLockStates } from '../protocol/status';
+import { answerRequest, type BoardSide } from './answers';
+import { loadDoorState, saveDoorState, type SimDoor } from './stateFile';
 import type { RequestFrame } from './requestParser';
 
-interface SimLock {
-  closed: boolean;
-  itemPresent: boolean;
+interface SimLock extends SimDoor {
   jammed: boolean;
   /** What happens the next time this door opens. */
   onNextOpen?: { closeAfterMs: number; itemPresent: boolean };
 }
 
 export interface CabinetOptions {
+  /** Boards 0 to boards - 1 on the bus. */
   boards: number;
   /** Vendor wiring (1 = closed) unless false. */
   hookBitMeansClosed?: boolean;
@@ -34,36 +27,55 @@ export interface CabinetOptions {
    * courier or a returning customer (puts a parcel in) and a recipient (takes it) do.
    */
   autoCloseTogglesItem?: boolean;
+  /**
+   * A board busy driving a solenoid misses what is sent to it this long after an unlock
+   * (the turnaround a driver must leave before its first poll). Default 10 ms.
+   */
+  busyAfterUnlockMs?: number;
+  /** Fault: the next N replies after each unlock are lost (a noisy bus, a slow board). */
+  dropAfterUnlock?: number;
+  /** Fault: boards that never answer (dead, unpowered, wrong DIP switch). */
+  deadBoards?: number[];
+  /** Fault: doors whose lock does not open on a pulse. */
+  jammed?: number[];
+  /** Doors' state (open/closed, contents) kept in this JSON file across restarts. */
+  stateFile?: string;
 }
 
 /**
- * A cabinet of KR-CU16 boards that answers like the hardware: status and infrared bits,
- * no reply to an unlock, one frame per board in turn to a broadcast, unlock time kept
- * per board. Scriptable for tests and the demo: jam a door, close it after N ms with or
- * without the item, make a board stop answering.
+ * A cabinet of KR-CU16 boards that answers like the hardware (see answers.ts), with its
+ * faults. Scriptable for tests and the demo: jam a door, close it after N ms with or
+ * without the item, make a board stop answering, lose replies after an unlock.
  */
-export class SimulatedCabinet extends EventEmitter {
+export class SimulatedCabinet extends EventEmitter implements BoardSide {
   private readonly locks: SimLock[][];
-  private readonly unresponsive = new Set<number>();
-  private readonly unlockTimeUnits: number[];
+  private readonly unresponsive: Set<number>;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly lastPulseAt = new Map<number, number>();
+  private toDrop = 0;
   readonly hookBitMeansClosed: boolean;
   readonly openDelayMs: number;
+  readonly unlockUnits: number[];
+  maxUnlockUnits = 0xffff;
   baudCode: number = BAUD_CODES[19200];
+  firmware: [number, number, number, number] = [1, 6, 0x00, 0x2a];
 
   constructor(readonly options: CabinetOptions) {
     super();
     this.hookBitMeansClosed = options.hookBitMeansClosed ?? true;
     this.openDelayMs = options.openDelayMs ?? 40;
-    this.locks = Array.from({ length: options.boards }, () =>
-      Array.from({ length: LOCKS_PER_BOARD }, () => ({
-        closed: true,
-        itemPresent: false,
+    const saved = options.stateFile ? loadDoorState(options.stateFile) : undefined;
+    this.locks = Array.from({ length: options.boards }, (_, b) =>
+      Array.from({ length: LOCKS_PER_BOARD }, (_, l) => ({
+        closed: saved?.[b * LOCKS_PER_BOARD + l + 1]?.closed ?? true,
+        itemPresent: saved?.[b * LOCKS_PER_BOARD + l + 1]?.itemPresent ?? false,
         jammed: false,
       })),
     );
-    this.unlockTimeUnits = Array.from({ length: options.boards }, () => 55);
-    for (const p of options.itemsAt ?? []) this.lock(p).itemPresent = true;
+    this.unlockUnits = Array.from({ length: options.boards }, () => 55);
+    this.unresponsive = new Set(options.deadBoards ?? []);
+    if (!saved) for (const p of options.itemsAt ?? []) this.lock(p).itemPresent = true;
+    for (const p of options.jammed ?? []) this.lock(p).jammed = true;
   }
 
   private lock(position: number): SimLock {
@@ -81,7 +93,16 @@ export class SimulatedCabinet extends EventEmitter {
     this.timers.add(timer);
   }
 
+  private changed(position: number): void {
+    if (this.options.stateFile) saveDoorState(this.options.stateFile, this.locks);
+    this.emit('door', position, this.door(position));
+  }
+
   // ---- scripting -------------------------------------------------------------------
+
+  get positions(): number {
+    return this.locks.length * LOCKS_PER_BOARD;
+  }
 
   door(position: number): { closed: boolean; itemPresent: boolean } {
     const { closed, itemPresent } = this.lock(position);
@@ -100,16 +121,17 @@ export class SimulatedCabinet extends EventEmitter {
   /** Someone opened the door by hand (or it was never shut). */
   openDoor(position: number): void {
     this.lock(position).closed = false;
-    this.emit('door', position, this.door(position));
+    this.changed(position);
   }
 
   closeDoor(position: number, itemPresent = this.lock(position).itemPresent): void {
     Object.assign(this.lock(position), { closed: true, itemPresent });
-    this.emit('door', position, this.door(position));
+    this.changed(position);
   }
 
   setItem(position: number, itemPresent: boolean): void {
     this.lock(position).itemPresent = itemPresent;
+    this.changed(position);
   }
 
   setResponsive(board: number, responsive: boolean): void {
@@ -124,15 +146,26 @@ export class SimulatedCabinet extends EventEmitter {
 
   // ---- the board side of the protocol ------------------------------------------------
 
-  private pulse(board: number, lockIndex: number): void {
+  answering(): number[] {
+    return this.locks.map((_, b) => b).filter((b) => !this.unresponsive.has(b));
+  }
+
+  statusData(board: number): [number, number, number, number] {
+    return encodeLockStates(this.locks[board]!, { hookBitMeansClosed: this.hookBitMeansClosed });
+  }
+
+  pulse(board: number, lockIndex: number, delayMs = 0): void {
+    if (delayMs > 0) return this.later(delayMs, () => this.pulse(board, lockIndex));
     const position = board * LOCKS_PER_BOARD + lockIndex + 1;
     const lock = this.locks[board]?.[lockIndex];
     if (!lock) return;
     this.emit('unlock', position);
+    this.lastPulseAt.set(board, performance.now());
+    this.toDrop = this.options.dropAfterUnlock ?? 0;
     if (lock.jammed || !lock.closed) return;
     this.later(this.openDelayMs, () => {
       lock.closed = false;
-      this.emit('door', position, this.door(position));
+      this.changed(position);
       const next = lock.onNextOpen;
       lock.onNextOpen = undefined;
       if (next) this.later(next.closeAfterMs, () => this.closeDoor(position, next.itemPresent));
@@ -145,58 +178,22 @@ export class SimulatedCabinet extends EventEmitter {
     });
   }
 
-  private statusData(board: number): [number, number, number, number] {
-    return encodeLockStates(this.locks[board]!, { hookBitMeansClosed: this.hookBitMeansClosed });
-  }
-
-  private answers(board: number): boolean {
-    return board < this.locks.length && !this.unresponsive.has(board);
-  }
-
-  /** The frames the bus carries back for one request (none for an unlock). */
+  /** The frames the bus carries back for one request (none for an unlock), faults applied. */
   handle(request: RequestFrame): Buffer[] {
-    const board = request.addr >> 4;
-    const lockIndex = request.addr & 0x0f;
-    if (request.cmd === Command.statusAll && request.addr === BROADCAST) {
-      return this.locks.flatMap((_, b) =>
-        this.answers(b) ? [encodeResponse(address(b), Reply.statusAll, this.statusData(b))] : [],
-      );
+    const pulsedAt = this.lastPulseAt.get(request.addr >> 4);
+    if (
+      pulsedAt !== undefined &&
+      performance.now() - pulsedAt < (this.options.busyAfterUnlockMs ?? 10)
+    ) {
+      this.emit('missed', request);
+      return [];
     }
-    if (!this.answers(board)) return [];
-    switch (request.cmd) {
-      case Command.status:
-        return [encodeResponse(address(board), Reply.status, this.statusData(board))];
-      case Command.unlock:
-        this.pulse(board, lockIndex);
-        return [];
-      case Command.openAll: {
-        // Opens every lock in turn, one pulse apart; answers the status at the start.
-        const reply = encodeResponse(address(board), Reply.status, this.statusData(board));
-        for (let i = 0; i < LOCKS_PER_BOARD; i++)
-          this.later(i * this.unlockTimeUnits[board]! * 10, () => this.pulse(board, i));
-        return [reply];
-      }
-      case Command.unlockTime: {
-        if (request.data.length === 2) {
-          this.unlockTimeUnits[board] = (request.data[0]! << 8) | request.data[1]!;
-          const units = this.unlockTimeUnits[board];
-          return [
-            encodeResponse(address(board), Reply.unlockTime, [0, 0, units >> 8, units & 0xff]),
-          ];
-        }
-        const units = this.unlockTimeUnits[board]!;
-        const [d1, d2] = this.statusData(board);
-        return [
-          encodeResponse(address(board), Reply.unlockTime, [d1, d2, units >> 8, units & 0xff]),
-        ];
-      }
-      case Command.setBaud: {
-        const code = request.data[0] ?? 0;
-        this.baudCode = code;
-        return [encodeResponse(address(board), Reply.setBaud, [code, 0, 0, code])];
-      }
-      default:
-        return [];
+    const replies = answerRequest(this, request);
+    if (replies.length > 0 && this.toDrop > 0) {
+      this.toDrop--;
+      this.emit('dropped', request);
+      return [];
     }
+    return replies;
   }
 }

@@ -76,6 +76,9 @@ export const en = {
     empty: 'The door was closed empty, so no return was recorded.',
     cancelled: 'The return was cancelled.',
     takeBack: 'Take your parcel back out and close the door.',
+    choice: 'The parcel is still inside. Keep it as a return, or open the door again?',
+    keep: 'Keep it as a return',
+    reopen: 'Open the door again',
   },
   errors: {
     invalid_code: 'This code is not valid. Please check it and try again.',

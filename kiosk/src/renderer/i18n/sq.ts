@@ -74,6 +74,9 @@ export const sq: Messages = {
     empty: 'Dera u mbyll bosh, prandaj kthimi nuk u regjistrua.',
     cancelled: 'Kthimi u anulua.',
     takeBack: 'Nxirreni pakon tuaj dhe mbyllni derën.',
+    choice: 'Pakoja është ende brenda. Ta lini si kthim, apo ta hapni derën përsëri?',
+    keep: 'Lëre si kthim',
+    reopen: 'Hape derën përsëri',
   },
   errors: {
     invalid_code: 'Ky kod nuk është i vlefshëm. Ju lutemi kontrollojeni dhe provoni përsëri.',

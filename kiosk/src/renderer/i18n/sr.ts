@@ -74,6 +74,9 @@ export const sr: Messages = {
     empty: 'Vrata su zatvorena prazna, pa povraćaj nije zabeležen.',
     cancelled: 'Povraćaj je otkazan.',
     takeBack: 'Izvadite svoj paket i zatvorite vrata.',
+    choice: 'Paket je još unutra. Da ga ostavite kao povraćaj ili da ponovo otvorite vrata?',
+    keep: 'Ostavi kao povraćaj',
+    reopen: 'Ponovo otvori vrata',
   },
   errors: {
     invalid_code: 'Ovaj kod nije važeći. Proverite ga i pokušajte ponovo.',

@@ -74,6 +74,9 @@ export const tr: Messages = {
     empty: 'Kapak boş kapatıldı, bu yüzden iade kaydedilmedi.',
     cancelled: 'İade iptal edildi.',
     takeBack: 'Kargonuzu geri alın ve kapağı kapatın.',
+    choice: 'Kargo hâlâ içeride. İade olarak bırakılsın mı, yoksa kapak yeniden açılsın mı?',
+    keep: 'İade olarak bırak',
+    reopen: 'Kapağı yeniden aç',
   },
   errors: {
     invalid_code: 'Bu kod geçerli değil. Lütfen kontrol edip tekrar deneyin.',

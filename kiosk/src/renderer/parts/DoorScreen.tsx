@@ -4,7 +4,7 @@ import type { KioskState } from '../../bridge/api';
 import { CabinetMap } from './CabinetMap';
 import { Countdown } from './Countdown';
 import { Screen } from './Screen';
-import { doorStep, type Expect } from './doorStep';
+import { doorStep, type DoorStep, type Stale } from './doorStep';
 
 export interface DoorTexts {
   /** What to do while the door is open. */
@@ -17,47 +17,69 @@ export interface DoorTexts {
 /** Seconds a final screen stays before it goes home by itself. */
 export const FINAL_SECONDS = 10;
 
+const FINAL: DoorStep[] = ['closed_ok', 'closed_amiss', 'did_not_open', 'cancelled'];
+
 /**
  * One door at work: which door, where it is in the cabinet, what to do; then how it went.
- * `finish` makes the closed door a final screen (Done and a countdown); without it the
- * caller's `actions` say what comes next (a courier's next parcel).
+ * `finish` makes the end a final screen (Done and a countdown); without it the caller's
+ * `closedActions` say what comes next (a courier's next parcel).
  */
 export function DoorScreen(props: {
   name: string;
   state: KioskState;
   columns: number[][] | null;
   door: number;
-  expect: Expect;
+  /** The session on screen before this door was asked for: not this person's. */
+  stale?: Stale;
   texts: DoorTexts;
   /** Shown while the door is open (cancel a return). */
   openActions?: ReactNode;
   /** Shown once it is closed. */
   closedActions?: ReactNode;
+  /** A cancelled return shut on the parcel: keep it as a return, or open again. */
+  choiceActions?: ReactNode;
   finish?: () => void;
   /** Above the door number: "2 of 5" for a courier taking parcels out. */
   progress?: string;
 }) {
   const { t } = useTranslation();
-  const { door, texts } = props;
-  const step = doorStep(props.state.session, door, props.expect);
-  const closed = step === 'closed_ok' || step === 'closed_amiss';
-  const heading =
-    step === 'opening'
-      ? t('door.opening', { door })
-      : step === 'closed_ok'
-        ? t('done')
-        : step === 'closed_amiss'
-          ? t('door.closed', { door })
-          : t('door.open', { door });
-  const instruction =
-    step === 'closed_ok'
-      ? texts.done
-      : step === 'closed_amiss'
-        ? texts.amiss
-        : step === 'left_open'
-          ? t('door.leftOpen', { door })
-          : texts.open;
-  const finish = props.finish;
+  const { door, texts, finish } = props;
+  const step = doorStep(props.state.session, door, props.stale);
+  const final = FINAL.includes(step);
+  const [heading, instruction] = ((): [string, string] => {
+    switch (step) {
+      case 'opening':
+        return [t('door.opening', { door }), texts.open];
+      case 'open':
+        return [t('door.open', { door }), texts.open];
+      case 'left_open':
+        return [t('door.open', { door }), t('door.leftOpen', { door })];
+      case 'did_not_open':
+        return [t('door.didNotOpen', { door }), t('help.doorNotOpenReported', { door })];
+      case 'closed_ok':
+        return [t('done'), texts.done];
+      case 'closed_amiss':
+        return [t('door.closed', { door }), texts.amiss];
+      case 'take_out':
+        return [t('door.open', { door }), t('return.takeBack')];
+      case 'choice':
+        return [t('door.closed', { door }), t('return.choice')];
+      case 'cancelled':
+        return [t('door.closed', { door }), t('return.cancelled')];
+      default: {
+        const never: never = step;
+        throw new Error(`unknown step ${String(never)}`);
+      }
+    }
+  })();
+  const actions =
+    step === 'choice'
+      ? props.choiceActions
+      : final
+        ? (step === 'closed_ok' || step === 'closed_amiss') && props.closedActions
+        : step === 'open' || step === 'left_open'
+          ? props.openActions
+          : null;
   return (
     <Screen
       name={props.name}
@@ -67,7 +89,7 @@ export function DoorScreen(props: {
       info={
         <>
           {props.progress && <p className="progress">{props.progress}</p>}
-          {closed && finish && <Countdown seconds={FINAL_SECONDS} onEnd={finish} />}
+          {final && finish && <Countdown seconds={FINAL_SECONDS} onEnd={finish} />}
         </>
       }
       centre={
@@ -85,17 +107,15 @@ export function DoorScreen(props: {
         />
       }
       actions={
-        closed ? (
+        (actions || (final && finish)) && (
           <>
-            {props.closedActions}
-            {finish && (
+            {actions}
+            {final && finish && (
               <button type="button" className="primary" onClick={finish}>
                 {t('done')}
               </button>
             )}
           </>
-        ) : (
-          props.openActions
         )
       }
     />

@@ -85,6 +85,8 @@ export function useRefusal(task: Task, supportPhone: string) {
 
 export function isRefusal(value: unknown): value is Refusal {
   return (
-    typeof value === 'object' && value !== null && (value as { kind: string }).kind !== 'door_open'
+    typeof value === 'object' &&
+    value !== null &&
+    !['door_open', 'door_unknown'].includes((value as { kind: string }).kind)
   );
 }

@@ -41,7 +41,6 @@ export function CollectScreen({
         state={state}
         columns={columns}
         door={session.door}
-        expect="empty"
         progress={t('courier.progress', { index: doorsSeen.current.length, count })}
         texts={{
           open: t('courier.collectTake', { tracking: '' }),

@@ -4,6 +4,7 @@ import type { Refusal } from '../../bridge/api';
 import { kiosk } from '../bridge';
 import { BackButton } from '../parts/BackButton';
 import { DoorScreen } from '../parts/DoorScreen';
+import { staleOf, type Stale } from '../parts/doorStep';
 import { Keypad } from '../parts/Keypad';
 import { Screen } from '../parts/Screen';
 import { isRefusal, useRefusal } from '../parts/useRefusal';
@@ -20,7 +21,7 @@ export function CourierScreen(props: ScreenProps) {
   const [courierNo, setCourierNo] = useState('');
   const [courier, setCourier] = useState<{ no: string; name: string } | null>(null);
   const [tracking, setTracking] = useState('');
-  const [door, setDoor] = useState<number | null>(null);
+  const [opened, setOpened] = useState<{ door: number; stale: Stale } | null>(null);
   const [busy, setBusy] = useState(false);
   const [collecting, setCollecting] = useState(false);
   const refusal = useRefusal('courier', supportPhone(state));
@@ -40,6 +41,7 @@ export function CourierScreen(props: ScreenProps) {
     if (!courier) return;
     setBusy(true);
     refusal.clear();
+    const stale = staleOf(state.session);
     const answer = await kiosk
       .deposit(courier.no, tracking)
       .catch((): Refusal => ({ kind: 'unavailable' }));
@@ -47,7 +49,7 @@ export function CourierScreen(props: ScreenProps) {
     if (isRefusal(answer)) refusal.refuse(answer);
     else {
       setTracking('');
-      setDoor(answer.door);
+      setOpened({ door: answer.door, stale });
     }
   };
 
@@ -80,14 +82,14 @@ export function CourierScreen(props: ScreenProps) {
   if (collecting) {
     return <CollectScreen {...props} courierNo={courier.no} back={() => setCollecting(false)} />;
   }
-  if (door !== null) {
+  if (opened) {
     return (
       <DoorScreen
         name="courier-door"
         state={state}
         columns={columns}
-        door={door}
-        expect="item"
+        door={opened.door}
+        stale={opened.stale}
         texts={{
           open: t('courier.put'),
           done: t('courier.deposited'),
@@ -98,7 +100,7 @@ export function CourierScreen(props: ScreenProps) {
             <button type="button" className="secondary" onClick={home}>
               {t('courier.finish')}
             </button>
-            <button type="button" className="primary" onClick={() => setDoor(null)}>
+            <button type="button" className="primary" onClick={() => setOpened(null)}>
               {t('courier.next')}
             </button>
           </>

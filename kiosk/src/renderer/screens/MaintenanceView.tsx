@@ -30,6 +30,7 @@ type SensedDoor = Extract<SensorReading, { kind: 'sensors' }>['doors'][number];
 
 /** Where the service and the sensors disagree, which a technician must look at. */
 function mismatch(door: CabinetDoor, sensed: SensedDoor): 'mismatchItem' | 'mismatchEmpty' | null {
+  if (!sensed.known) return null;
   if (door.status === 'available' && sensed.itemPresent) return 'mismatchItem';
   if (door.parcel && sensed.closed && !sensed.itemPresent) return 'mismatchEmpty';
   return null;
@@ -48,7 +49,13 @@ export function MaintenanceView({ state }: { state: KioskState }) {
     <div className="maintenance">
       <ul className="maintenance-status">
         <li>{t('maintenance.station', { code: state.config?.station_code ?? '—' })}</li>
-        <li>{t(state.online ? 'maintenance.online' : 'maintenance.offline')}</li>
+        <li>
+          {t(
+            state.condition === 'service_unreachable'
+              ? 'maintenance.offline'
+              : 'maintenance.online',
+          )}
+        </li>
         <li>{t('maintenance.queue', { count: state.pendingConfirms })}</li>
         <li>{t('maintenance.stuck', { count: state.stuckConfirms })}</li>
       </ul>
@@ -78,10 +85,12 @@ export function MaintenanceView({ state }: { state: KioskState }) {
                   <th scope="row">{door.position}</th>
                   <td>{t(`grid.${door.status}`)}</td>
                   <td>
-                    {sensors ? t(sensors.closed ? 'maintenance.closed' : 'maintenance.open') : '—'}
+                    {sensors?.known
+                      ? t(sensors.closed ? 'maintenance.closed' : 'maintenance.open')
+                      : '—'}
                   </td>
                   <td>
-                    {sensors
+                    {sensors?.known
                       ? t(sensors.itemPresent ? 'maintenance.item' : 'maintenance.empty')
                       : '—'}
                   </td>

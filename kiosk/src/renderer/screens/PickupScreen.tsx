@@ -4,6 +4,7 @@ import type { Refusal } from '../../bridge/api';
 import { kiosk } from '../bridge';
 import { BackButton } from '../parts/BackButton';
 import { DoorScreen } from '../parts/DoorScreen';
+import { staleOf, type Stale } from '../parts/doorStep';
 import { Keypad } from '../parts/Keypad';
 import { Screen } from '../parts/Screen';
 import { isRefusal, useRefusal } from '../parts/useRefusal';
@@ -16,25 +17,26 @@ export function PickupScreen({ state, columns, home }: ScreenProps) {
   const { t } = useTranslation();
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
-  const [door, setDoor] = useState<number | null>(null);
+  const [opened, setOpened] = useState<{ door: number; stale: Stale } | null>(null);
   const refusal = useRefusal('pickup', supportPhone(state));
   const submit = async () => {
     setBusy(true);
     refusal.clear();
+    const stale = staleOf(state.session);
     const answer = await kiosk.pickup(code).catch((): Refusal => ({ kind: 'unavailable' }));
     setBusy(false);
     // A refusal keeps what was typed: one wrong digit is one correction.
     if (isRefusal(answer)) refusal.refuse(answer);
-    else setDoor(answer.door);
+    else setOpened({ door: answer.door, stale });
   };
-  if (door !== null) {
+  if (opened) {
     return (
       <DoorScreen
         name="pickup-door"
         state={state}
         columns={columns}
-        door={door}
-        expect="empty"
+        door={opened.door}
+        stale={opened.stale}
         texts={{ open: t('pickup.take'), done: t('pickup.thanks'), amiss: t('pickup.leftInside') }}
         finish={home}
       />

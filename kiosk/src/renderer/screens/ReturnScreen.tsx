@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { Refusal } from '../../bridge/api';
 import { kiosk } from '../bridge';
 import { BackButton } from '../parts/BackButton';
-import { Countdown } from '../parts/Countdown';
-import { DoorScreen, FINAL_SECONDS } from '../parts/DoorScreen';
+import { DoorScreen } from '../parts/DoorScreen';
+import { staleOf, type Stale } from '../parts/doorStep';
 import { Keypad } from '../parts/Keypad';
 import { Screen } from '../parts/Screen';
 import { isRefusal, useRefusal } from '../parts/useRefusal';
@@ -17,50 +17,42 @@ export const TRACKING_MAX = 20;
 export function ReturnScreen({ state, columns, home }: ScreenProps) {
   const { t } = useTranslation();
   const [tracking, setTracking] = useState('');
-  const [door, setDoor] = useState<number | null>(null);
-  const [cancelled, setCancelled] = useState(false);
+  const [opened, setOpened] = useState<{ door: number; stale: Stale } | null>(null);
   const [busy, setBusy] = useState(false);
   const refusal = useRefusal('return', supportPhone(state));
   const start = async () => {
     setBusy(true);
     refusal.clear();
+    const stale = staleOf(state.session);
     const answer = await kiosk
       .startReturn(tracking)
       .catch((): Refusal => ({ kind: 'unavailable' }));
     setBusy(false);
     if (isRefusal(answer)) refusal.refuse(answer);
-    else setDoor(answer.door);
+    else setOpened({ door: answer.door, stale });
   };
-  if (cancelled) {
-    return (
-      <Screen
-        name="return-cancelled"
-        heading={t('return.title')}
-        instruction={t('return.cancelled')}
-        info={<Countdown seconds={FINAL_SECONDS} onEnd={home} />}
-        actions={
-          <button type="button" className="primary" onClick={home}>
-            {t('done')}
-          </button>
-        }
-      />
-    );
-  }
-  if (door !== null) {
+  if (opened) {
     return (
       <DoorScreen
         name="return-door"
         state={state}
         columns={columns}
-        door={door}
-        expect="item"
+        door={opened.door}
+        stale={opened.stale}
         texts={{ open: t('return.put'), done: t('return.thanks'), amiss: t('return.empty') }}
         finish={home}
         openActions={
-          <BackButton
-            label={t('return.cancel')}
-            onClick={() => void kiosk.cancelReturn().then(() => setCancelled(true))}
-          />
+          <BackButton label={t('return.cancel')} onClick={() => void kiosk.cancelReturn()} />
+        }
+        choiceActions={
+          <>
+            <button type="button" className="secondary" onClick={() => void kiosk.reopenReturn()}>
+              {t('return.reopen')}
+            </button>
+            <button type="button" className="primary" onClick={() => void kiosk.finishReturn()}>
+              {t('return.keep')}
+            </button>
+          </>
         }
       />
     );

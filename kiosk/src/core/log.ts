@@ -1,0 +1,35 @@
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import pinoRoll from 'pino-roll';
+
+export type KioskLog = Logger;
+
+export interface KioskLogOptions {
+  /** Also write to stdout (the default; tests turn it off). */
+  stdout?: boolean;
+  level?: string;
+}
+
+/** A week of daily files at most 10 MB each: enough to follow a support case back. */
+const ROTATION = { frequency: 'daily', size: '10m', limit: { count: 7 } } as const;
+
+/**
+ * The kiosk's log: JSON lines to `<dataDir>/logs/kiosk.N.log`, rotated daily and by
+ * size (pino-roll), and to stdout. Written on the main thread, not a worker transport,
+ * so the Electron bundle needs no extra files.
+ */
+export async function createKioskLog(dataDir: string, options: KioskLogOptions = {}) {
+  const file = await pinoRoll({
+    file: path.join(dataDir, 'logs', 'kiosk'),
+    extension: '.log',
+    mkdir: true,
+    ...ROTATION,
+  });
+  const streams: pino.StreamEntry[] = [{ stream: file }];
+  if (options.stdout ?? true) streams.push({ stream: process.stdout });
+  const log = pino(
+    { level: options.level ?? 'info', base: { app: 'kiosk' } },
+    pino.multistream(streams),
+  );
+  return { log, close: () => new Promise<void>((resolve) => file.end(resolve)) };
+}

@@ -1,0 +1,105 @@
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { migrate } from './database';
+import { MIGRATIONS } from './migrations';
+
+const INSERT =
+  'insert into confirms (kind, body, occurred_at, next_attempt_at, created_at) values (?, ?, ?, ?, ?)';
+
+/** A fresh database that has run migrations 1 to `version`. */
+function at(version: number) {
+  const db = new Database(':memory:');
+  migrate(db, version);
+  expect(db.pragma('user_version', { simple: true })).toBe(version);
+  return db;
+}
+
+const kindsAllowed = (db: Database.Database, kinds: string[]) =>
+  kinds.filter((kind) => {
+    try {
+      db.transaction(() => {
+        db.prepare(INSERT).run(kind, '{}', 'x', 0, 0);
+        throw new Error('rollback');
+      })();
+    } catch (error) {
+      return (error as Error).message === 'rollback';
+    }
+    return false;
+  });
+
+const ALL_KINDS = ['door', 'return', 'return_taken', 'deposit_undo', 'door_fault', 'parcel'];
+
+describe('kiosk migrations, one by one', () => {
+  it('are fixed SQL: a migration that shipped never changes', () => {
+    // Editing a shipped migration would leave databases that ran the old text behind.
+    const digests = MIGRATIONS.map((sql) =>
+      createHash('sha256').update(sql).digest('hex').slice(0, 16),
+    );
+    expect(digests).toEqual([
+      '6a4d2011c4d92e1f',
+      'f8965bda83983513',
+      '878851014aca260a',
+      '9bcfa0095db23a36',
+    ]);
+  });
+
+  it('1 creates the queue for door and return confirms, strict, and the stuck table', () => {
+    const db = at(1);
+    expect(kindsAllowed(db, ALL_KINDS)).toEqual(['door', 'return']);
+    // STRICT tables refuse a value of the wrong type rather than storing it.
+    expect(() => db.prepare(INSERT).run('door', '{}', 'x', 'soon', 0)).toThrow();
+    db.prepare(
+      'insert into stuck_confirms (kind, body, occurred_at, reason, set_aside_at) values (?, ?, ?, ?, ?)',
+    ).run('door', '{}', 'x', 'old', 1);
+  });
+
+  it('2 keeps queued rows and accepts return_taken', () => {
+    const db = at(1);
+    db.prepare(INSERT).run('return', '{"returnId":"r"}', '2026-11-22T10:00:00.000Z', 5, 6);
+    migrate(db, 2);
+    expect(db.prepare('select kind, body, next_attempt_at from confirms').all()).toEqual([
+      { kind: 'return', body: '{"returnId":"r"}', next_attempt_at: 5 },
+    ]);
+    expect(kindsAllowed(db, ALL_KINDS)).toEqual(['door', 'return', 'return_taken']);
+  });
+
+  it('3 keeps queued rows and accepts deposit_undo', () => {
+    const db = at(2);
+    db.prepare(INSERT).run('return_taken', '{"t":1}', '2026-11-22T10:00:00.000Z', 7, 8);
+    migrate(db, 3);
+    expect(db.prepare('select id, kind, body from confirms').all()).toEqual([
+      { id: 1, kind: 'return_taken', body: '{"t":1}' },
+    ]);
+    expect(kindsAllowed(db, ALL_KINDS)).toEqual(['door', 'return', 'return_taken', 'deposit_undo']);
+  });
+
+  it('4 keeps queued rows, accepts door_fault and keeps one cached configuration', () => {
+    const db = at(3);
+    db.prepare(INSERT).run('deposit_undo', '{"u":1}', '2026-11-22T10:00:00.000Z', 9, 10);
+    migrate(db, 4);
+    expect(db.prepare('select kind, body, attempts from confirms').all()).toEqual([
+      { kind: 'deposit_undo', body: '{"u":1}', attempts: 0 },
+    ]);
+    expect(kindsAllowed(db, ALL_KINDS)).toEqual([
+      'door',
+      'return',
+      'return_taken',
+      'deposit_undo',
+      'door_fault',
+    ]);
+    const put = db.prepare('insert into terminal_config (id, body, received_at) values (?, ?, ?)');
+    put.run(1, '{}', 'now');
+    expect(() => put.run(2, '{}', 'now')).toThrow();
+  });
+
+  it('run again, change nothing', () => {
+    const db = at(MIGRATIONS.length);
+    db.prepare(INSERT).run('door', '{"x":1}', 'x', 0, 0);
+    migrate(db);
+    expect(db.prepare('select kind, body from confirms').all()).toEqual([
+      { kind: 'door', body: '{"x":1}' },
+    ]);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+  });
+});

@@ -1,0 +1,74 @@
+// The kiosk database's migrations: fixed SQL, numbered by position (migration N is
+// MIGRATIONS[N - 1]), forward-only. A migration that shipped is never edited: a database
+// that ran it keeps what it did. `user_version` records how far a database has come.
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: the confirm queue, and confirms set aside after 7 days undelivered.
+  `create table confirms (
+     id integer primary key,
+     kind text not null check (kind in ('door', 'return')),
+     body text not null,
+     occurred_at text not null,
+     attempts integer not null default 0,
+     next_attempt_at integer not null,
+     last_error text,
+     created_at integer not null
+   ) strict;
+   create table stuck_confirms (
+     id integer primary key,
+     kind text not null,
+     body text not null,
+     occurred_at text not null,
+     reason text not null,
+     set_aside_at integer not null
+   ) strict;`,
+  // 2: a courier taking a return out of the locker is confirmed through the queue too. SQLite
+  // cannot change a CHECK constraint, so the table is rebuilt with its rows.
+  `create table confirms_v2 (
+     id integer primary key,
+     kind text not null check (kind in ('door', 'return', 'return_taken')),
+     body text not null,
+     occurred_at text not null,
+     attempts integer not null default 0,
+     next_attempt_at integer not null,
+     last_error text,
+     created_at integer not null
+   ) strict;
+   insert into confirms_v2 select * from confirms;
+   drop table confirms;
+   alter table confirms_v2 rename to confirms;`,
+  // 3: a deposit whose door the courier shut empty is undone through the queue too.
+  `create table confirms_v3 (
+     id integer primary key,
+     kind text not null check (kind in ('door', 'return', 'return_taken', 'deposit_undo')),
+     body text not null,
+     occurred_at text not null,
+     attempts integer not null default 0,
+     next_attempt_at integer not null,
+     last_error text,
+     created_at integer not null
+   ) strict;
+   insert into confirms_v3 select * from confirms;
+   drop table confirms;
+   alter table confirms_v3 rename to confirms;`,
+  // 4: door faults are reported through the queue too (with the time the door failed),
+  // and the last configuration the service sent is kept for the next boot.
+  `create table confirms_v4 (
+     id integer primary key,
+     kind text not null check (kind in ('door', 'return', 'return_taken', 'deposit_undo', 'door_fault')),
+     body text not null,
+     occurred_at text not null,
+     attempts integer not null default 0,
+     next_attempt_at integer not null,
+     last_error text,
+     created_at integer not null
+   ) strict;
+   insert into confirms_v4 select * from confirms;
+   drop table confirms;
+   alter table confirms_v4 rename to confirms;
+   create table terminal_config (
+     id integer primary key check (id = 1),
+     body text not null,
+     received_at text not null
+   ) strict;`,
+];

@@ -1,0 +1,65 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DoorReading, OpenResult } from './types';
+
+/** What `openDoor` needs from the board: one status read and one unlock, nothing more. */
+export interface OpenPort {
+  /** One status read of the door's board, no retry: a known reading, or known: false when silent. */
+  read(position: number, urgent: boolean): Promise<DoorReading>;
+  /** Sends the unlock; resolves once the frame has left. Rejects only if it never went out. */
+  pulse(position: number): Promise<void>;
+}
+
+export interface OpenTimings {
+  /** Quiet time after the pulse before the first poll: a board busy driving the solenoid misses it. */
+  turnaroundMs: number;
+  pollIntervalMs: number;
+  /** How long after the pulse a door may take to be seen open. */
+  openTimeoutMs: number;
+  /** Reads tried before the pulse, and after openTimeoutMs, before calling the board silent. */
+  attempts: number;
+}
+
+/**
+ * One pulse, a known outcome. The door is read first (an open door gets no pulse); the
+ * unlock goes out once; after the board's turnaround the door is polled, and a lost or
+ * corrupt reply is just another poll: once the pulse went out this never throws, since
+ * the door may be standing open in front of a customer.
+ */
+export async function openDoor(
+  port: OpenPort,
+  position: number,
+  timings: OpenTimings,
+): Promise<OpenResult> {
+  const started = performance.now();
+  const result = (outcome: OpenResult['outcome'], pulses: 0 | 1, seen: number | null) => ({
+    position,
+    outcome,
+    pulses,
+    elapsedMs: performance.now() - started,
+    seenOpenAfterMs: seen,
+  });
+
+  let before: DoorReading | undefined;
+  for (let i = 0; i < timings.attempts && !before?.known; i++)
+    before = await port.read(position, true);
+  if (!before?.known) return result('unknown', 0, null);
+  if (!before.closed) return result('already_open', 0, null);
+
+  await port.pulse(position);
+  const pulsedAt = performance.now();
+  await sleep(timings.turnaroundMs);
+  let silentAfterDeadline = 0;
+  for (;;) {
+    // Disconnected after the pulse, or any other failure: keep trying until time is up.
+    const reading = await port.read(position, true).catch(() => undefined);
+    const now = performance.now();
+    const late = now - pulsedAt >= timings.openTimeoutMs;
+    if (reading?.known) {
+      if (!reading.closed) return result('opened', 1, now - pulsedAt);
+      if (late) return result('did_not_open', 1, null);
+    } else if (late && ++silentAfterDeadline >= timings.attempts) {
+      return result('unknown', 1, null);
+    }
+    await sleep(timings.pollIntervalMs);
+  }
+}
