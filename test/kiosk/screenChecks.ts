@@ -39,11 +39,16 @@ interface Box {
   bottom: number;
 }
 
-/** Every visible button, with its box. */
+/** Every button a finger can reach now: shown, and not covered by something else. */
 function buttons(page: Page): Promise<Box[]> {
   return page.evaluate(() =>
     [...document.querySelectorAll('button')]
-      .filter((b) => b.offsetParent !== null || getComputedStyle(b).position === 'fixed')
+      .filter((b) => {
+        if (b.offsetParent === null) return false;
+        const r = b.getBoundingClientRect();
+        const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+        return hit !== null && b.contains(hit);
+      })
       .map((b) => {
         const r = b.getBoundingClientRect();
         return {

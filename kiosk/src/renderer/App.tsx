@@ -53,6 +53,10 @@ function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => vo
     closeHelp();
     reset();
   }, [closeHelp, reset]);
+  const back = useCallback(() => {
+    setRoute('home');
+    setVisit((v) => v + 1);
+  }, []);
   const { left, warning } = useIdle(
     state.config?.idle_timeout_seconds ?? 60,
     doorIsOpen(state),
@@ -70,7 +74,7 @@ function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => vo
   useEffect(() => speaker.warmUp(), []);
 
   const cause = outOfService(state);
-  const props = { state, columns: cabinetColumns(state), home };
+  const props = { state, columns: cabinetColumns(state), home, back };
   const phone = state.config?.support_phone ?? '';
   return (
     <div className="app">

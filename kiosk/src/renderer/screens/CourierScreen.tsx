@@ -16,7 +16,7 @@ import { TRACKING_MAX, TRACKING_MIN } from './ReturnScreen';
 const COURIER_MIN = 4;
 
 export function CourierScreen(props: ScreenProps) {
-  const { state, columns, home } = props;
+  const { state, columns, home, back } = props;
   const { t } = useTranslation();
   const [courierNo, setCourierNo] = useState('');
   const [courier, setCourier] = useState<{ no: string; name: string } | null>(null);
@@ -60,13 +60,13 @@ export function CourierScreen(props: ScreenProps) {
         heading={t('courier.title')}
         instruction={t('courier.instruction')}
         message={refusal.message}
-        actions={<BackButton onClick={home} />}
+        actions={<BackButton onClick={back} />}
         main={
           <Keypad
             value={courierNo}
             onChange={setCourierNo}
             onSubmit={() => void verify()}
-            onCancel={home}
+            onCancel={back}
             minLength={COURIER_MIN}
             maxLength={20}
             groups={[4]}
@@ -130,7 +130,7 @@ export function CourierScreen(props: ScreenProps) {
           value={tracking}
           onChange={setTracking}
           onSubmit={() => void deposit()}
-          onCancel={home}
+          onCancel={back}
           minLength={TRACKING_MIN}
           maxLength={TRACKING_MAX}
           groups={[4]}

@@ -13,7 +13,7 @@ import { supportPhone, type ScreenProps } from './props';
 /** Issued pickup codes have eight digits, shown 4-4. */
 const CODE_LENGTH = 8;
 
-export function PickupScreen({ state, columns, home }: ScreenProps) {
+export function PickupScreen({ state, columns, home, back }: ScreenProps) {
   const { t } = useTranslation();
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
@@ -48,13 +48,13 @@ export function PickupScreen({ state, columns, home }: ScreenProps) {
       heading={t('pickup.title')}
       instruction={t('pickup.instruction')}
       message={refusal.message}
-      actions={<BackButton onClick={home} />}
+      actions={<BackButton onClick={back} />}
       main={
         <Keypad
           value={code}
           onChange={setCode}
           onSubmit={() => void submit()}
-          onCancel={home}
+          onCancel={back}
           minLength={CODE_LENGTH}
           maxLength={CODE_LENGTH}
           groups={[4, 4]}

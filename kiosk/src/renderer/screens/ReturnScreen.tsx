@@ -14,7 +14,7 @@ import { supportPhone, type ScreenProps } from './props';
 export const TRACKING_MIN = 13;
 export const TRACKING_MAX = 20;
 
-export function ReturnScreen({ state, columns, home }: ScreenProps) {
+export function ReturnScreen({ state, columns, home, back }: ScreenProps) {
   const { t } = useTranslation();
   const [tracking, setTracking] = useState('');
   const [opened, setOpened] = useState<{ door: number; stale: Stale } | null>(null);
@@ -63,13 +63,13 @@ export function ReturnScreen({ state, columns, home }: ScreenProps) {
       heading={t('return.title')}
       instruction={t('return.instruction')}
       message={refusal.message}
-      actions={<BackButton onClick={home} />}
+      actions={<BackButton onClick={back} />}
       main={
         <Keypad
           value={tracking}
           onChange={setTracking}
           onSubmit={() => void start()}
-          onCancel={home}
+          onCancel={back}
           minLength={TRACKING_MIN}
           maxLength={TRACKING_MAX}
           groups={[4]}

@@ -6,6 +6,8 @@ export interface ScreenProps {
   columns: number[][] | null;
   /** Ends this person's visit: home, with the station's defaults. */
   home: () => void;
+  /** Back to the start, keeping this person's language and options. */
+  back: () => void;
 }
 
 export const supportPhone = (state: KioskState) => state.config?.support_phone ?? '';
