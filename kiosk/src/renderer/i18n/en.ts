@@ -58,7 +58,7 @@ export const en = {
     collect: 'Take out returns and expired parcels',
     toTakeOut: 'Parcels to take out: {{count}}',
     collectNone: 'Nothing to take out here.',
-    collectTake: 'Take out parcel {{tracking}} and close the door.',
+    collectTake: 'Take the parcel out and close the door.',
     progress: '{{index}} of {{count}}',
     stop: 'Stop',
     collectDone: 'Everything is taken. Thank you!',

@@ -56,7 +56,7 @@ export const sq: Messages = {
     collect: 'Merr kthimet dhe pakot e skaduara',
     toTakeOut: 'Pako për t’u marrë: {{count}}',
     collectNone: 'Këtu nuk ka asgjë për t’u marrë.',
-    collectTake: 'Nxirreni pakon {{tracking}} dhe mbyllni derën.',
+    collectTake: 'Nxirreni pakon dhe mbyllni derën.',
     progress: '{{index}} nga {{count}}',
     stop: 'Ndalo',
     collectDone: 'Gjithçka u mor. Faleminderit!',

@@ -56,7 +56,7 @@ export const sr: Messages = {
     collect: 'Preuzmi povraćaje i istekle pakete',
     toTakeOut: 'Paketa za preuzimanje: {{count}}',
     collectNone: 'Ovde nema ničega za preuzimanje.',
-    collectTake: 'Izvadite paket {{tracking}} i zatvorite vrata.',
+    collectTake: 'Izvadite paket i zatvorite vrata.',
     progress: '{{index}} od {{count}}',
     stop: 'Stani',
     collectDone: 'Sve je preuzeto. Hvala!',

@@ -56,7 +56,7 @@ export const tr: Messages = {
     collect: 'İadeleri ve süresi dolan kargoları al',
     toTakeOut: 'Alınacak kargo: {{count}}',
     collectNone: 'Burada alınacak bir şey yok.',
-    collectTake: '{{tracking}} numaralı kargoyu çıkarın ve kapağı kapatın.',
+    collectTake: 'Kargoyu çıkarın ve kapağı kapatın.',
     progress: '{{index}} / {{count}}',
     stop: 'Durdur',
     collectDone: 'Hepsi alındı. Teşekkürler!',

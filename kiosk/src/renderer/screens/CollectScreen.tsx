@@ -43,7 +43,7 @@ export function CollectScreen({
         door={session.door}
         progress={t('courier.progress', { index: doorsSeen.current.length, count })}
         texts={{
-          open: t('courier.collectTake', { tracking: '' }),
+          open: t('courier.collectTake'),
           done: t('courier.collectTaken'),
           amiss: t('courier.collectLeft'),
         }}
