@@ -39,7 +39,8 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--no-first-run',
 ];
-const quiet = { info: () => {}, warn: () => {} };
+// Kiosk logs to its rotating file only: the bench prints its figures to stdout.
+const quiet = { stdout: false };
 const pct = (v: number[], p: number) =>
   [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((p / 100) * v.length))]!;
 

@@ -6,6 +6,8 @@ import type { Transport } from './transport/transport';
 /** Receives every frame on the wire, in both directions; a technician's monitor. */
 export interface FrameLogger {
   frame?(direction: 'tx' | 'rx', bytes: Buffer, hexText: string, at: Date): void;
+  /** Bytes on the line that were not a good frame: noise, or a frame with a bad checksum. */
+  discarded?(bytes: Buffer, why: 'noise' | 'bad checksum', hexText: string, at: Date): void;
   debug?(message: string): void;
 }
 
@@ -52,7 +54,7 @@ export class Bus {
   private readonly urgent: Queued[] = [];
   private readonly normal: Queued[] = [];
   private current: InFlight | undefined;
-  private readonly parser = new ResponseParser();
+  private readonly parser: ResponseParser;
   private readonly replyTimeoutMs: number;
   /** No request leaves before this time (ms since epoch). */
   private quietUntil = 0;
@@ -63,6 +65,9 @@ export class Bus {
     private readonly options: BusOptions = {},
   ) {
     this.replyTimeoutMs = options.replyTimeoutMs ?? 200;
+    this.parser = new ResponseParser((d) =>
+      options.logger?.discarded?.(d.bytes, d.why, hex(d.bytes), new Date()),
+    );
     transport.onData((chunk) => this.receive(chunk));
     transport.onConnection((connected) => {
       this.parser.reset();
@@ -131,10 +136,13 @@ export class Bus {
     const expect = current.request.expect;
     // A broadcast ends at its timeout with whatever boards answered.
     if (expect.kind === 'many') return this.finish(current.frames);
+    const sent = current.request.bytes;
+    const waited = current.request.timeoutMs ?? this.replyTimeoutMs;
     this.failCurrent(
       new LockDriverError(
         'TIMEOUT',
-        `no reply to ${hex(current.request.bytes)} within ${current.request.timeoutMs ?? this.replyTimeoutMs} ms`,
+        `board ${sent[1]! >> 4} did not answer (check its power, its address switches and the A/B wiring)`,
+        { detail: `sent ${hex(sent)}, no reply within ${waited} ms` },
       ),
     );
   }

@@ -13,13 +13,17 @@ export type LockDriverErrorCode =
   | 'BAD_FRAME';
 
 export class LockDriverError extends Error {
+  /** Bytes and timings behind the sentence, for `--verbose` and logs. */
+  readonly detail: string | undefined;
+
   constructor(
     readonly code: LockDriverErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; detail?: string },
   ) {
     super(message, options);
     this.name = 'LockDriverError';
+    this.detail = options?.detail;
   }
 }
 

@@ -48,8 +48,8 @@ export interface CycleResult {
  */
 export class LockBoard {
   readonly bus: Bus;
-  readonly map: PositionMap;
-  readonly cabinet: Cabinet;
+  private positionMap: PositionMap;
+  private described: Cabinet;
   /** Unlock time, baud, firmware: the technician's settings of each board. */
   readonly settings: BoardSettings;
   private readonly opening = new Map<number, Promise<OpenResult>>();
@@ -59,8 +59,8 @@ export class LockBoard {
       replyTimeoutMs: options.replyTimeoutMs,
       logger: options.logger,
     });
-    this.cabinet = options.cabinet;
-    this.map = new PositionMap(options.cabinet);
+    this.described = options.cabinet;
+    this.positionMap = new PositionMap(options.cabinet);
     this.settings = new BoardSettings(this.bus);
   }
 
@@ -68,6 +68,20 @@ export class LockBoard {
   static async connect(options: LockBoardOptions): Promise<LockBoard> {
     await options.transport.open();
     return new LockBoard(options);
+  }
+
+  get cabinet(): Cabinet {
+    return this.described;
+  }
+
+  get map(): PositionMap {
+    return this.positionMap;
+  }
+
+  /** Works on another description of the cabinet (lockctl, once it scanned the bus). */
+  useCabinet(cabinet: Cabinet): void {
+    this.described = cabinet;
+    this.positionMap = new PositionMap(cabinet);
   }
 
   get connected(): boolean {

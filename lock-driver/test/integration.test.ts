@@ -69,7 +69,9 @@ describe('the driver against the simulator through a pseudo-terminal (real seria
   });
 
   it('fails fast while the USB adapter is unplugged and reconnects by itself when it is back', async () => {
-    const { board, sim } = await overPty(1);
+    const { board, sim, cabinet } = await overPty(1);
+    const unlocks: number[] = [];
+    cabinet.on('unlock', (p: number) => unlocks.push(p));
     expect((await board.readDoors()).doors).toHaveLength(16);
     await sim.unplug();
     await until(async () =>
@@ -80,6 +82,8 @@ describe('the driver against the simulator through a pseudo-terminal (real seria
     await expect(board.open(1)).rejects.toMatchObject({ code: 'DISCONNECTED' });
     await sim.replug();
     expect(await until(async () => (await board.readDoors()).doors.length)).toBe(16);
+    // The door command refused while unplugged did not fire once the port came back.
+    expect(unlocks).toEqual([]);
   });
 
   it('marks a board that stops answering unreachable and reads it again when it answers', async () => {

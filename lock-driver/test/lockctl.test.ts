@@ -1,4 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -7,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../bin/lockctl.mjs');
 
-async function lockctl(...args: string[]) {
+export async function lockctl(...args: string[]) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { timeout: 20_000 });
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { timeout: 30_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -17,58 +19,88 @@ async function lockctl(...args: string[]) {
   }
 }
 
-let simulator: ReturnType<typeof spawn>;
-let where = '';
-beforeAll(async () => {
-  // The technician's own simulator, as `lockctl simulate` runs it, on a pseudo-terminal.
-  simulator = spawn(
-    process.execPath,
-    [BIN, 'simulate', '--boards', '2', '--auto-close', '150', '--json'],
-    {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
-  );
-  where = await new Promise<string>((resolve) => {
+/** `lockctl simulate …` as a technician runs it; resolves with where it listens. */
+export async function simulator(...args: string[]) {
+  const child = spawn(process.execPath, [BIN, 'simulate', ...args, '--json'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const where = await new Promise<string>((resolve) => {
     let out = '';
-    simulator.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));
       if (line) resolve((JSON.parse(line) as { listening: string }).listening);
     });
   });
+  return { child, where };
+}
+
+let sim: Awaited<ReturnType<typeof simulator>>;
+let faulty: Awaited<ReturnType<typeof simulator>>;
+let gateway = '';
+beforeAll(async () => {
+  // A healthy cabinet on a pseudo-terminal, and a faulty one behind a TCP "gateway":
+  // board 2 dead, door 5 jammed, two replies lost after every unlock; doors stay open.
+  sim = await simulator('--boards', '2', '--auto-close', '400');
+  faulty = await simulator(
+    ...['--boards', '3', '--tcp', '0', '--dead-board', '2', '--jam', '5'],
+    ...['--drop-after-unlock', '2'],
+  );
+  gateway = faulty.where.replace('tcp://', '');
 });
 afterAll(() => {
-  simulator.kill();
+  sim.child.kill();
+  faulty.child.kill();
 });
 
-describe('lockctl', () => {
+describe('lockctl on a healthy cabinet (pseudo-terminal)', () => {
   it('scans the bus and reads every door, as text and as JSON', async () => {
-    const scan = await lockctl('scan', '--port', where, '--json');
-    expect(JSON.parse(scan.stdout)).toEqual({ boards: [0, 1] });
-    const status = await lockctl('status', '--port', where, '--boards', '2', '--json');
-    const { doors } = JSON.parse(status.stdout) as {
-      doors: { position: number; closed: boolean }[];
-    };
+    const scan = await lockctl('scan', '--port', sim.where, '--json');
+    expect(JSON.parse(scan.stdout)).toEqual({ ok: true, boards: [0, 1] });
+    const status = await lockctl('status', '--port', sim.where, '--boards', '2', '--json');
+    const { doors } = JSON.parse(status.stdout) as { doors: { closed: boolean }[] };
     expect(doors).toHaveLength(32);
     expect(doors.every((d) => d.closed)).toBe(true);
-    const text = await lockctl('status', '--port', where, '--boards', '2');
+    const text = await lockctl('status', '--port', sim.where);
+    expect(text.stdout).toMatch(/^boards 0, 1 answered a broadcast/);
     expect(text.stdout).toMatch(/door {2}32 {2}closed {2}empty/);
+    expect(text.code).toBe(0);
   });
 
-  it('opens one door, reports it seen open, then waits for it to be closed', async () => {
-    const open = await lockctl('open', '--port', where, '--position', '5', '--wait', '2', '--json');
+  it('opens one door, reports it seen open, then waits for it to be shut', async () => {
+    const open = await lockctl(
+      'open',
+      '--port',
+      sim.where,
+      '--position',
+      '5',
+      '--wait',
+      '5',
+      '--json',
+    );
     expect(open.code).toBe(0);
     expect(JSON.parse(open.stdout)).toMatchObject({
+      ok: true,
       position: 5,
       outcome: 'opened',
+      pulses: 1,
       afterOpen: 'closed_empty',
     });
-    const text = await lockctl('open', '--port', where, '--position', '6');
-    expect(text.stdout).toMatch(/^door 6: opened in \d+ ms/);
+    const text = await lockctl('open', '--port', sim.where, '--position', '6');
+    expect(text.stdout).toMatch(/^door 6 opened \(seen open \d+ ms after the pulse\)/);
   });
 
-  it('runs the open-all cycle test over a board and reports every door closed again', async () => {
-    const cycle = await lockctl('cycle', '--port', where, '--boards', '1', '--wait', '2', '--json');
+  it('runs the cycle test over a board and reports every door shut again', async () => {
+    const cycle = await lockctl(
+      'cycle',
+      '--port',
+      sim.where,
+      '--boards',
+      '1',
+      '--wait',
+      '5',
+      '--json',
+    );
     expect(cycle.code).toBe(0);
     const report = JSON.parse(cycle.stdout) as { results: { ok: boolean }[]; failed: number[] };
     expect(report.results).toHaveLength(16);
@@ -78,8 +110,10 @@ describe('lockctl', () => {
   it('monitors the bus, printing every frame in hex with a timestamp', async () => {
     const monitor = spawn(
       process.execPath,
-      [BIN, 'monitor', '--port', where, '--interval', '50', '--json'],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
+      [BIN, 'monitor', '--port', sim.where, '--boards', '1', '--interval', '50', '--json'],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
     );
     const lines = await new Promise<string[]>((resolve) => {
       let out = '';
@@ -101,31 +135,314 @@ describe('lockctl', () => {
     expect(Date.parse(frames[0]!.at)).not.toBeNaN();
   });
 
-  it('reads and sets the unlock time', async () => {
-    expect(
-      JSON.parse((await lockctl('unlock-time', '--port', where, '--board', '1', '--json')).stdout),
-    ).toEqual({ board: 1, unlockTimeMs: 550 });
-    expect(
-      JSON.parse(
-        (await lockctl('unlock-time', '--port', where, '--board', '1', '--set', '800', '--json'))
-          .stdout,
-      ),
-    ).toEqual({ board: 1, unlockTimeMs: 800 });
+  it('reads and sets the unlock time, refusing out-of-range values before sending', async () => {
+    const read = await lockctl('unlock-time', '--port', sim.where, '--board', '1', '--json');
+    expect(JSON.parse(read.stdout)).toEqual({ ok: true, board: 1, unlockTimeMs: 550 });
+    const set = await lockctl(
+      'unlock-time',
+      '--port',
+      sim.where,
+      '--board',
+      '1',
+      '--set',
+      '800',
+      '--json',
+    );
+    expect(JSON.parse(set.stdout)).toEqual({ ok: true, board: 1, unlockTimeMs: 800 });
+    const tooLong = await lockctl(
+      'unlock-time',
+      '--port',
+      sim.where,
+      '--board',
+      '1',
+      '--set',
+      '100000',
+      '--json',
+    );
+    expect(tooLong.code).toBe(2);
+    expect(JSON.parse(tooLong.stdout).error.message).toMatch(
+      /--set must be a whole number from 0 to 60000/,
+    );
+    const ambiguous = await lockctl(
+      'unlock-time',
+      '--port',
+      sim.where,
+      '--board',
+      '0',
+      '--set',
+      '8280',
+    );
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toMatch(/use 8270 or 8290 ms/);
   });
 
-  it('explains a missing port and a missing connection, with exit code 1', async () => {
+  it('reads each board’s firmware version', async () => {
+    const firmware = await lockctl('firmware', '--port', sim.where, '--boards', '2');
+    expect(firmware.stdout).toBe(
+      'board 0: firmware 1.6 (build 42)\nboard 1: firmware 1.6 (build 42)\n',
+    );
+  });
+});
+
+describe('lockctl on a faulty cabinet behind a TCP gateway', () => {
+  it('opens a door whose status replies are lost after the pulse, with one unlock', async () => {
+    const open = await lockctl(
+      'open',
+      '--tcp',
+      gateway,
+      '--boards',
+      '3',
+      '--position',
+      '3',
+      '--json',
+    );
+    expect(open.code).toBe(0);
+    expect(JSON.parse(open.stdout)).toMatchObject({ outcome: 'opened', pulses: 1 });
+  });
+
+  it('exits 1 with a sentence for a jammed door, a silent board and a door left open', async () => {
+    const jammed = await lockctl('open', '--tcp', gateway, '--position', '5');
+    expect(jammed.code).toBe(1);
+    expect(jammed.stdout).toMatch(
+      /^door 5 DID NOT OPEN: the pulse went out but the door stayed shut/,
+    );
+    const silent = await lockctl(
+      'open',
+      '--tcp',
+      gateway,
+      '--boards',
+      '3',
+      '--position',
+      '40',
+      '--json',
+    );
+    expect(silent.code).toBe(1);
+    expect(JSON.parse(silent.stdout)).toMatchObject({ ok: false, outcome: 'unknown', pulses: 0 });
+    const status = await lockctl('status', '--tcp', gateway, '--boards', '3');
+    expect(status.code).toBe(1);
+    expect(status.stdout).toMatch(/door {2}33 {2}unknown \(board silent\)/);
+    expect(status.stdout).toMatch(/door {2}17 {2}closed/);
+    expect(status.stdout.trim().split('\n').at(-1)).toBe(
+      'board 2 did not answer: its doors are unknown (check power, address switches and wiring)',
+    );
+    const firmware = await lockctl('firmware', '--tcp', gateway, '--board', '2', '--json');
+    expect(firmware.code).toBe(1);
+    expect(JSON.parse(firmware.stdout).error).toEqual({
+      code: 'TIMEOUT',
+      message: 'board 2 did not answer (check its power, its address switches and the A/B wiring)',
+      detail: expect.stringMatching(/^sent 02 20 F5 03 1A, no reply within \d+ ms$/),
+    });
+    const verbose = await lockctl('firmware', '--tcp', gateway, '--board', '2');
+    expect(verbose.stderr).not.toMatch(/02 20 F5/);
+    expect(
+      (await lockctl('firmware', '--tcp', gateway, '--board', '2', '--verbose')).stderr,
+    ).toMatch(/02 20 F5/);
+  });
+
+  it('reports an already-open door without pulsing, and fails the cycle on it', async () => {
+    await lockctl('open', '--tcp', gateway, '--position', '20');
+    const again = await lockctl('open', '--tcp', gateway, '--position', '20', '--json');
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stdout)).toMatchObject({ outcome: 'already_open', pulses: 0 });
+  });
+
+  it('exits 1 for a cycle with failures and for a door left open, listing them', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'cab-')), 'cabinet.json');
+    const absent = Object.fromEntries(
+      [...Array(48).keys()]
+        .map((i) => i + 1)
+        .filter((p) => p !== 5 && p !== 6)
+        .map((p) => [p, null]),
+    );
+    writeFileSync(file, JSON.stringify({ boards: [0, 1, 2], positionOverrides: absent }));
+    const cycle = await lockctl('cycle', '--tcp', gateway, '--cabinet', file, '--wait', '1');
+    expect(cycle.code).toBe(1);
+    expect(cycle.stdout).toMatch(/door 5: DID NOT OPEN {2}<- FAILED/);
+    expect(cycle.stdout).toMatch(/door 6: opened, LEFT OPEN {2}<- FAILED/);
+    expect(cycle.stdout.trim().split('\n').at(-1)).toBe('FAILED: 2 of 2 doors (5, 6)');
+    const left = await lockctl(
+      'open',
+      '--tcp',
+      gateway,
+      '--position',
+      '7',
+      '--wait',
+      '1',
+      '--json',
+    );
+    expect(left.code).toBe(1);
+    expect(JSON.parse(left.stdout)).toMatchObject({
+      ok: false,
+      outcome: 'opened',
+      afterOpen: 'left_open',
+    });
+  });
+
+  it('monitor marks noise and bad checksums on a noisy line', async () => {
+    const noisy = await simulator('--boards', '1', '--tcp', '0', '--noise');
+    try {
+      const monitor = spawn(
+        process.execPath,
+        [
+          BIN,
+          'monitor',
+          '--tcp',
+          noisy.where.replace('tcp://', ''),
+          '--boards',
+          '1',
+          '--interval',
+          '20',
+          '--json',
+        ],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      const marked = await new Promise<{ note: string; frame: string }>((resolve) => {
+        let out = '';
+        monitor.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const line = out.split('\n').find((l) => l.includes('"note"'));
+          if (line) resolve(JSON.parse(line));
+        });
+      });
+      monitor.kill();
+      expect(marked.note).toMatch(/^(noise \(not a frame\)|BAD CHECKSUM \(frame dropped\))$/);
+      expect(marked.frame).toMatch(/^[0-9A-F]{2}( [0-9A-F]{2})*$/);
+    } finally {
+      noisy.child.kill();
+    }
+  });
+
+  it('explains that a gateway’s baud is the gateway’s own setting', async () => {
+    const probe = await lockctl('probe', '--tcp', gateway);
+    expect(probe.stdout).toMatch(/baud rate is a setting of the gateway/);
+    expect(probe.stdout).toMatch(/boards 0, 1 answer/);
+    expect(probe.stdout).not.toMatch(/9600|57600|115200/);
+  });
+});
+
+describe('lockctl usage', () => {
+  it('says one line and exits 2 for a mistyped option, a bad value or a missing connection, with JSON when asked', async () => {
+    const typo = await lockctl('open', '--tcp', gateway, '--positon', '3', '--json');
+    expect(typo.code).toBe(2);
+    expect(JSON.parse(typo.stdout)).toEqual({
+      ok: false,
+      error: { code: 'USAGE', message: "Unknown option '--positon'" },
+    });
+    expect(typo.stderr).not.toMatch(/at .*\.ts/); // no stack trace
+    for (const args of [
+      ['status', '--port', '/dev/x', '--boards', '11'],
+      ['status', '--port', '/dev/x', '--baud', '300'],
+      ['open', '--port', '/dev/x', '--position', 'two'],
+      ['status', '--tcp', 'host:99999'],
+      ['status'],
+      ['status', '--port', '/dev/x', '--wait', '3'],
+      ['frobnicate'],
+    ]) {
+      const r = await lockctl(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(/^lockctl: /);
+    }
+  });
+
+  it('explains a missing port with exit code 3', async () => {
     const missing = await lockctl('status', '--port', '/dev/ttyUSB77', '--json');
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(3);
     expect(JSON.parse(missing.stdout)).toEqual({
+      ok: false,
       error: {
         code: 'PORT_NOT_FOUND',
         message: expect.stringContaining('/dev/ttyUSB77 does not exist'),
       },
     });
     expect(missing.stderr).toContain('is the USB adapter plugged in?');
-    const none = await lockctl('status');
-    expect(none.code).toBe(1);
-    expect(none.stderr).toContain('give --port');
     expect((await lockctl('ports', '--json')).code).toBe(0);
+  });
+
+  it('refuses a cabinet file that puts two positions on one lock, naming the field', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'cab-')), 'cabinet.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ boards: [0, 1], positionOverrides: { 17: { board: 0, lock: 0 } } }),
+    );
+    const r = await lockctl(
+      'open',
+      '--port',
+      sim.where,
+      '--cabinet',
+      file,
+      '--position',
+      '17',
+      '--json',
+    );
+    expect(r.code).toBe(2);
+    const { error } = JSON.parse(r.stdout);
+    expect(error.code).toBe('INVALID_CABINET');
+    expect(error.message).toMatch(
+      /positionOverrides\.17: positions 1 and 17 are both on board 0, lock 0/,
+    );
+    expect(readFileSync(file, 'utf8')).toContain('"17"');
+  });
+});
+
+describe('lockctl map (commissioning)', () => {
+  it('opens each lock, takes the number the technician reads on the door, and writes the cabinet file', async () => {
+    // The cabinet as built: locks 1 and 2 drive each other's doors, lock 3 has no door.
+    const wiredTo: Record<number, string> = { 1: '2', 2: '1', 3: '' };
+    const own = await simulator('--boards', '1', '--tcp', '0', '--auto-close', '1000');
+    const cabinet = path.join(mkdtempSync(path.join(tmpdir(), 'map-')), 'cabinet.json');
+    try {
+      const tcp = own.where.replace('tcp://', '');
+      const map = spawn(
+        process.execPath,
+        [BIN, 'map', '--tcp', tcp, '--boards', '1', '--cabinet', cabinet, '--columns', '4'],
+        {
+          stdio: ['pipe', 'pipe', 'pipe'],
+        },
+      );
+      let asked = '';
+      const prompts: string[] = [];
+      map.stderr.on('data', (c: Buffer) => {
+        asked += c.toString();
+        // Answer each prompt as it appears, as a person reading the door would.
+        for (const m of asked.matchAll(/board 0 lock (\d+) pulsed \(([^)]*)\)[^:]*:/g)) {
+          if (prompts.length >= Number(m[1])) continue;
+          prompts.push(m[2]!);
+          const lock = Number(m[1]);
+          map.stdin.write(`${wiredTo[lock] ?? String(lock)}\n`);
+        }
+      });
+      const code = await new Promise<number | null>((resolve) => map.on('exit', resolve));
+      expect(code).toBe(0);
+      expect(prompts).toHaveLength(16);
+      expect(prompts.every((p) => p === 'a door opened')).toBe(true);
+      const written = JSON.parse(readFileSync(cabinet, 'utf8'));
+      expect(written.positionOverrides).toEqual({
+        1: { board: 0, lock: 1 },
+        2: { board: 0, lock: 0 },
+        3: null,
+      });
+      expect(written.layout.columns[0]).toEqual([1, 2, 4, 5]);
+      // lockctl and the kiosk now open door 1 on lock 2.
+      const open = await lockctl(
+        'open',
+        '--tcp',
+        tcp,
+        '--cabinet',
+        cabinet,
+        '--position',
+        '1',
+        '--json',
+      );
+      expect(JSON.parse(open.stdout)).toMatchObject({ ok: true, outcome: 'opened' });
+      const status = await lockctl('status', '--tcp', tcp, '--cabinet', cabinet, '--json');
+      expect(
+        JSON.parse(status.stdout).doors.map((d: { position: number }) => d.position),
+      ).not.toContain(3);
+      const three = await lockctl('open', '--tcp', tcp, '--cabinet', cabinet, '--position', '3');
+      expect(three.code).toBe(2);
+      expect(three.stderr).toMatch(/door 3 is not in this cabinet \(doors 1-2, 4-16\)/);
+    } finally {
+      own.child.kill();
+    }
   });
 });

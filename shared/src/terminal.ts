@@ -120,6 +120,8 @@ export type TerminalConfig = z.infer<typeof TerminalConfigSchema>;
 /** Extension (docs/terminal-extensions.md): a door the kiosk unlocked but never saw open. */
 export const DoorFaultRequestSchema = z.strictObject({
   position: z.number().int().min(1),
+  /** When the door failed to open; the kiosk reports faults through its queue. */
+  occurred_at: OccurredAtSchema.optional(),
 });
 export type DoorFaultRequest = z.infer<typeof DoorFaultRequestSchema>;
 

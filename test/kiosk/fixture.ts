@@ -86,10 +86,8 @@ export async function kioskScene(
 ): Promise<KioskScene> {
   const { stack, scene } = await kioskStation(doors, stationExtra);
   const configFile = writeTestKioskConfig(stack.url, scene.terminal.token, kioskExtra);
-  const core = await KioskCore.start(loadKioskConfig(configFile), {
-    info: () => {},
-    warn: () => {},
-  });
+  // Logs go to the rotating file under the kiosk's data directory only.
+  const core = await KioskCore.start(loadKioskConfig(configFile), { stdout: false });
   const host = await startBrowserHost(core, RENDERER_DIR);
   return {
     stack,

@@ -1,19 +1,26 @@
-import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedCabinet, serveTcp } from '../../lock-driver/src/index';
 import { REPO_ROOT } from '../../server/src/config';
-import { startServer, type RunningServer } from '../../server/src/server';
+import type { RunningServer } from '../../server/src/server';
 import { client, startTestServer, waitFor } from '../../server/test/harness';
+import { loadKioskConfig } from '../../kiosk/src/core/config';
+import { KioskCore } from '../../kiosk/src/core/kiosk';
+import { startBrowserHost } from '../../kiosk/src/hosts/browserHost';
+import { RENDERER_DIR } from '../../kiosk/src/hosts/browser';
 import {
   buildRenderer,
   kioskScene,
+  kioskStation,
   launchBrowser,
   typeOnKeypad,
   writeTestKioskConfig,
 } from './fixture';
+import { queuedReports, restart } from './restart';
+
+const queuedConfirms = (dataDir: string) => queuedReports(dataDir);
 
 let browser: Browser;
 beforeAll(async () => {
@@ -21,26 +28,6 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(() => browser.close());
-
-/** The same server again, on the same port and database, as after an outage. */
-function restart(url: string, databaseUrl: string): Promise<RunningServer> {
-  return startServer({
-    port: Number(new URL(url).port),
-    host: '127.0.0.1',
-    databaseUrl,
-    logLevel: 'silent',
-    smsTransport: 'file:/dev/null',
-  });
-}
-
-function queuedConfirms(dataDir: string): { occurred_at: string }[] {
-  const db = new Database(path.join(dataDir, 'kiosk.sqlite'), { readonly: true });
-  try {
-    return db.prepare('select occurred_at from confirms').all() as { occurred_at: string }[];
-  } finally {
-    db.close();
-  }
-}
 
 describe('a kiosk that loses the service', () => {
   it('queues the confirm while the server is down and replays it with the door-close time', async () => {
@@ -156,6 +143,39 @@ describe('a kiosk that loses the service', () => {
       await revived?.close();
       await gateway.close();
       cabinet.stop();
+    }
+  });
+
+  it('boots while the service is down and shows the support phone of the last run, out of service', async () => {
+    const { stack, scene } = await kioskStation('1:S');
+    const configFile = writeTestKioskConfig(stack.url, scene.terminal.token);
+    const earlier = await KioskCore.start(loadKioskConfig(configFile), { stdout: false });
+    await waitFor(async () =>
+      (await earlier.getState()).configSource === 'service' ? true : undefined,
+    );
+    await earlier.stop();
+    await stack.server.close();
+
+    const core = await KioskCore.start(loadKioskConfig(configFile), { stdout: false });
+    const host = await startBrowserHost(core, RENDERER_DIR);
+    const page = await browser.newPage({ viewport: { width: 1080, height: 1600 } });
+    let revived: RunningServer | undefined;
+    try {
+      await page.goto(`${host.url}?lang=en`);
+      await page.getByRole('heading', { name: 'This locker is out of service' }).waitFor();
+      await page.getByText('Support: +383 38 555 000').waitFor();
+      revived = await restart(stack.url, stack.databaseUrl);
+      await page
+        .getByRole('heading', { name: 'This locker is out of service' })
+        .waitFor({ state: 'detached', timeout: 15_000 });
+      await page.getByRole('button', { name: 'Pick up a parcel' }).waitFor();
+      await page.getByText('Support: +383 38 555 000').waitFor();
+    } finally {
+      await page.close();
+      await host.close();
+      await core.stop();
+      await revived?.close();
+      await stack.close();
     }
   });
 });

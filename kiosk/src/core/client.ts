@@ -1,44 +1,78 @@
 import {
-  CabinetResponseSchema,
-  CourierReturnsResponseSchema,
-  CourierVerifyResponseSchema,
-  DepositResponseSchema,
-  OkResponseSchema,
-  PickupResponseSchema,
+  CourierReturnsRequestSchema,
+  CourierVerifyRequestSchema,
+  DepositRequestSchema,
+  DepositUndoRequestSchema,
+  DoorConfirmRequestSchema,
+  DoorFaultRequestSchema,
+  HeartbeatRequestSchema,
+  PickupRequestSchema,
   ProblemSchema,
-  ReturnResponseSchema,
-  TerminalConfigSchema,
+  ReturnCollectedRequestSchema,
+  ReturnConfirmRequestSchema,
+  ReturnRequestSchema,
   type CabinetResponse,
 } from '@locker/shared';
 import ky, { type KyInstance } from 'ky';
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { ConfirmKind } from './confirmQueue';
+import type { KioskLog } from './log';
+import { Answers } from './tolerant';
 
-/** What an answer of the service means to the kiosk. */
-export type Answer<T> =
-  | { ok: true; value: T }
-  | {
-      ok: false;
-      status: number;
-      code: string | null;
-      detail: string | null;
-      retryAfterSeconds: number | null;
-    }
-  /** No answer at all: network down, DNS, timeout. */
-  | { ok: false; status: 0; code: 'network'; detail: string | null; retryAfterSeconds: null };
+/** Why a call did not give the kiosk what it asked for. */
+export interface Failure {
+  ok: false;
+  /** 0 when nothing usable came back at all (network, DNS, timeout). */
+  status: number;
+  /**
+   * The problem's `code`; `network` for no answer, `bad_answer` for an answer the kiosk
+   * cannot use (not what the contract promises), `bad_request` for a request the kiosk's
+   * own schema refused before sending.
+   */
+  code: string | null;
+  detail: string | null;
+  retryAfterSeconds: number | null;
+  /** The whole problem body, for fields beyond the spec's (documented extensions). */
+  problem: Record<string, unknown> | null;
+  correlationId: string;
+}
+export type Answer<T> = { ok: true; value: T; correlationId: string } | Failure;
 
-export type Failure = Extract<Answer<unknown>, { ok: false }>;
+/** Each call's fate, for the core to judge whether the service is reachable. */
+export type CallEvent = { path: string; status: number; reachable: boolean };
+
+/** The kinds of report that go through the durable queue, and where each is sent. */
+export const REPORTS = {
+  door: { path: 'door/confirm', schema: DoorConfirmRequestSchema },
+  return: { path: 'return/confirm', schema: ReturnConfirmRequestSchema },
+  return_taken: { path: 'courier/returns/collected', schema: ReturnCollectedRequestSchema },
+  deposit_undo: { path: 'deposit/undo', schema: DepositUndoRequestSchema },
+  door_fault: { path: 'door/fault', schema: DoorFaultRequestSchema },
+} as const;
+export type ReportKind = keyof typeof REPORTS;
+export type ReportBody<K extends ReportKind> = z.input<(typeof REPORTS)[K]['schema']>;
+
+/** A gateway's answer means the service behind it did not answer. */
+const UNREACHABLE = new Set([0, 502, 503, 504]);
 
 /**
  * The terminal interface as the kiosk calls it: ky with no automatic retries (the kiosk
- * decides what to retry), every success parsed with the shared zod schemas.
+ * decides what to retry), each request body checked against the shared strict schema
+ * before it leaves, each answer read tolerantly, and an `X-Correlation-ID` on every call
+ * that the log line of the call carries too.
  */
 export class TerminalClient {
   private readonly http: KyInstance;
   private cabinetEtag: string | undefined;
   private cabinetCache: CabinetResponse | undefined;
 
-  constructor(baseUrl: string, token: string, timeoutMs = 10_000) {
+  constructor(
+    baseUrl: string,
+    token: string,
+    private readonly log: KioskLog,
+    private readonly observe: (event: CallEvent) => void = () => {},
+    timeoutMs = 10_000,
+  ) {
     this.http = ky.create({
       prefixUrl: new URL('/terminal/v1/', baseUrl).toString(),
       headers: { authorization: `Bearer ${token}` },
@@ -48,52 +82,92 @@ export class TerminalClient {
     });
   }
 
-  private async call<S extends z.ZodType>(
-    schema: S,
+  private async call<A extends z.ZodType, R extends z.ZodType>(
+    answer: A,
     method: 'get' | 'post',
     path: string,
-    json?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<Answer<z.infer<S>> & { response?: Response }> {
+    request?: { schema: R; body: z.input<R> },
+    headers: Record<string, string> = {},
+  ): Promise<Answer<z.infer<A>> & { response?: Response }> {
+    const correlationId = randomUUID();
+    const log = this.log.child({ correlation_id: correlationId, call: `${method} ${path}` });
+    const fail = (status: number, code: string, detail: string | null): Failure => ({
+      ok: false,
+      status,
+      code,
+      detail,
+      retryAfterSeconds: null,
+      problem: null,
+      correlationId,
+    });
+    let json: unknown;
+    if (request) {
+      const checked = request.schema.safeParse(request.body);
+      if (!checked.success) {
+        log.error({ error: checked.error.message }, 'request refused by its own schema, not sent');
+        return fail(0, 'bad_request', checked.error.message);
+      }
+      json = checked.data;
+    }
+    const started = performance.now();
     let response: Response;
     try {
-      // ky drops the instance's headers (the device token) when `headers: undefined` is passed.
-      response = await this.http(path, { method, json, ...(headers ? { headers } : {}) });
+      response = await this.http(path, {
+        method,
+        json,
+        headers: { ...headers, 'x-correlation-id': correlationId },
+      });
     } catch (error) {
-      return {
-        ok: false,
-        status: 0,
-        code: 'network',
-        detail: (error as Error).message,
-        retryAfterSeconds: null,
-      };
+      log.warn({ error: (error as Error).message }, 'no answer from the service');
+      this.observe({ path, status: 0, reachable: false });
+      return fail(0, 'network', (error as Error).message);
     }
+    const ms = Math.round(performance.now() - started);
+    this.observe({ path, status: response.status, reachable: !UNREACHABLE.has(response.status) });
     if (response.ok || response.status === 304) {
       // A 304 has no body; only `cabinet()` asks for one, and it keeps the last grid.
-      const value = (
-        response.status === 304 ? undefined : schema.parse(await response.json())
-      ) as z.infer<S>;
-      return { ok: true, value, response };
+      if (response.status === 304) {
+        log.debug({ status: 304, ms }, 'answered');
+        return { ok: true, value: undefined as z.infer<A>, correlationId, response };
+      }
+      const parsed = answer.safeParse(await response.json().catch(() => undefined));
+      if (!parsed.success) {
+        log.error({ status: response.status, ms, error: parsed.error.message }, 'unusable answer');
+        return fail(response.status, 'bad_answer', parsed.error.message);
+      }
+      log[path === 'heartbeat' || path === 'cabinet' ? 'debug' : 'info'](
+        { status: response.status, ms },
+        'answered',
+      );
+      return { ok: true, value: parsed.data, correlationId, response };
     }
-    const problem = ProblemSchema.safeParse(await response.json().catch(() => null));
+    const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    const problem = ProblemSchema.safeParse(body);
     const retryAfter = Number(response.headers.get('retry-after'));
-    return {
+    const failure: Failure = {
       ok: false,
       status: response.status,
       code: problem.success ? problem.data.code : null,
       detail: problem.success ? (problem.data.detail ?? null) : null,
       retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+      problem: problem.success ? body : null,
+      correlationId,
     };
+    log.warn({ status: response.status, ms, code: failure.code }, 'refused');
+    return failure;
   }
 
   heartbeat(appVersion: string) {
-    return this.call(TerminalConfigSchema, 'post', 'heartbeat', { appVersion });
+    return this.call(Answers.config, 'post', 'heartbeat', {
+      schema: HeartbeatRequestSchema,
+      body: { appVersion },
+    });
   }
 
   /** The door grid; sends the last ETag so an unchanged grid costs a 304. */
   async cabinet(): Promise<Answer<CabinetResponse>> {
     const answer = await this.call(
-      CabinetResponseSchema,
+      Answers.cabinet,
       'get',
       'cabinet',
       undefined,
@@ -104,43 +178,60 @@ export class TerminalClient {
       this.cabinetCache = answer.value;
       this.cabinetEtag = answer.response.headers.get('etag') ?? undefined;
     }
-    return { ok: true, value: this.cabinetCache! };
+    if (!this.cabinetCache) {
+      // A 304 to a request that sent no ETag: not what the contract promises.
+      return {
+        ok: false,
+        status: 304,
+        code: 'bad_answer',
+        detail: null,
+        retryAfterSeconds: null,
+        problem: null,
+        correlationId: answer.correlationId,
+      };
+    }
+    return { ok: true, value: this.cabinetCache, correlationId: answer.correlationId };
   }
 
   pickup(code: string) {
-    return this.call(PickupResponseSchema, 'post', 'pickup', { code });
+    return this.call(Answers.pickup, 'post', 'pickup', {
+      schema: PickupRequestSchema,
+      body: { code },
+    });
   }
 
   verifyCourier(courierNo: string) {
-    return this.call(CourierVerifyResponseSchema, 'post', 'courier/verify', { courierNo });
+    return this.call(Answers.courierVerify, 'post', 'courier/verify', {
+      schema: CourierVerifyRequestSchema,
+      body: { courierNo },
+    });
   }
 
   deposit(courierNo: string, trackingNumber: string) {
-    return this.call(DepositResponseSchema, 'post', 'deposit', { courierNo, trackingNumber });
+    return this.call(Answers.deposit, 'post', 'deposit', {
+      schema: DepositRequestSchema,
+      body: { courierNo, trackingNumber },
+    });
   }
 
   startReturn(trackingNumber: string) {
-    return this.call(ReturnResponseSchema, 'post', 'return', { trackingNumber });
-  }
-
-  /** A queued confirm, sent as stored (`occurred_at` included). */
-  confirm(kind: ConfirmKind, body: object) {
-    const path = {
-      door: 'door/confirm',
-      return: 'return/confirm',
-      return_taken: 'courier/returns/collected',
-      deposit_undo: 'deposit/undo',
-    }[kind];
-    return this.call(OkResponseSchema, 'post', path, body);
+    return this.call(Answers.return, 'post', 'return', {
+      schema: ReturnRequestSchema,
+      body: { trackingNumber },
+    });
   }
 
   /** Extension: the deposited returns waiting for a courier at this station. */
   courierReturns(courierNo: string) {
-    return this.call(CourierReturnsResponseSchema, 'post', 'courier/returns', { courierNo });
+    return this.call(Answers.courierReturns, 'post', 'courier/returns', {
+      schema: CourierReturnsRequestSchema,
+      body: { courierNo },
+    });
   }
 
-  /** Extension: a door that would not open is taken out of service (docs/terminal-extensions.md). */
-  reportDoorFault(position: number) {
-    return this.call(OkResponseSchema, 'post', 'door/fault', { position });
+  /** A report from the durable queue, sent as stored (`occurred_at` included). */
+  report<K extends ReportKind>(kind: K, body: ReportBody<K>) {
+    const { path, schema } = REPORTS[kind];
+    return this.call(Answers.ok, 'post', path, { schema: schema as z.ZodType, body });
   }
 }

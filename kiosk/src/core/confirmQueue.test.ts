@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTerminalStatus } from '../../../server/src/admin/commands';
 import { startTestServer, type TestStack } from '../../../server/test/harness';
@@ -8,6 +9,7 @@ import { TerminalClient } from './client';
 import { ConfirmQueue } from './confirmQueue';
 import { openKioskDatabase } from './database';
 
+const silentLog = pino({ level: 'silent' });
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestServer();
@@ -17,7 +19,7 @@ afterAll(() => stack.close());
 function queueFor(token: string, baseUrl = stack.url) {
   const db = openKioskDatabase(mkdtempSync(path.join(tmpdir(), 'queue-')));
   const stuck: string[] = [];
-  const queue = new ConfirmQueue(db, new TerminalClient(baseUrl, token), {
+  const queue = new ConfirmQueue(db, new TerminalClient(baseUrl, token, silentLog), {
     changed: () => {},
     stuck: (c) => stuck.push(c.reason),
   });
@@ -65,7 +67,7 @@ describe('ConfirmQueue', () => {
     // The same rows, read by a kiosk that can reach the service again.
     const back = new ConfirmQueue(
       unreachable.db,
-      new TerminalClient(stack.url, scene.terminal.token),
+      new TerminalClient(stack.url, scene.terminal.token, silentLog),
       { changed: () => {}, stuck: () => {} },
     );
     await back.retryNow();

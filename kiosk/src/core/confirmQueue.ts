@@ -1,7 +1,7 @@
 import type { KioskDatabase } from './database';
-import type { TerminalClient } from './client';
+import type { ReportBody, ReportKind, TerminalClient } from './client';
 
-export type ConfirmKind = 'door' | 'return' | 'return_taken' | 'deposit_undo';
+export type ConfirmKind = ReportKind;
 
 interface Row {
   id: number;
@@ -15,11 +15,20 @@ const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 /** Confirms in flight at once during a replay. */
 const WINDOW = 16;
 
-/** The leading rows up to the first that concerns a parcel already in the window. */
+/**
+ * The leading rows up to the first that concerns a parcel already in the window, or a
+ * door fault.
+ */
 function onePerParcel(rows: Row[]): Row[] {
   const seen = new Set<string>();
   const window: Row[] = [];
   for (const row of rows) {
+    // A door fault changes what the service does with that door's other reports (it
+    // releases a held return, undoes a fresh deposit): it goes alone, after all before it.
+    if (row.kind === 'door_fault') {
+      if (window.length === 0) window.push(row);
+      break;
+    }
     const body = JSON.parse(row.body) as {
       shipmentId?: string;
       returnId?: string;
@@ -55,15 +64,25 @@ export class ConfirmQueue {
     private readonly now = () => Date.now(),
   ) {}
 
-  /** Synchronous, durable write; returns once it is on disk. */
-  add(kind: ConfirmKind, body: Record<string, unknown>, occurredAt: Date): void {
+  /** Synchronous, durable write; returns its row id once it is on disk. */
+  add<K extends ConfirmKind>(
+    kind: K,
+    body: Omit<ReportBody<K>, 'occurred_at'>,
+    occurredAt: Date,
+  ): number {
     const stored = { ...body, occurred_at: occurredAt.toISOString() };
-    this.db
+    const { lastInsertRowid } = this.db
       .prepare(
         'insert into confirms (kind, body, occurred_at, next_attempt_at, created_at) values (?, ?, ?, ?, ?)',
       )
       .run(kind, JSON.stringify(stored), stored.occurred_at, this.now(), this.now());
     this.events.changed();
+    return Number(lastInsertRowid);
+  }
+
+  /** Still waiting to be delivered (not sent yet, or refused for now). */
+  isPending(id: number): boolean {
+    return this.db.prepare('select 1 from confirms where id = ?').get(id) !== undefined;
   }
 
   pending(): number {
@@ -114,14 +133,18 @@ export class ConfirmQueue {
       this.setAside(row, 'older than 7 days: the service no longer accepts it');
       return 'aside';
     }
-    const answer = await this.client.confirm(row.kind, JSON.parse(row.body) as object);
+    const answer = await this.client.report(
+      row.kind,
+      JSON.parse(row.body) as ReportBody<ConfirmKind>,
+    );
     if (answer.ok || answer.status === 404) return 'done';
-    if (answer.status === 400) {
+    if (answer.status === 400 || answer.code === 'bad_request') {
       // The service refuses it for good (occurred_at out of range): retrying cannot help.
       this.setAside(row, `refused: ${answer.code ?? answer.status}`);
       return 'aside';
     }
-    // Network, 5xx, 401 (offline mark), 429: keep it for later.
+    // Network, 5xx, 401 (offline mark), 429, an unusable answer: keep it for later (a
+    // resend of a report the service did take is answered 404, which counts as done).
     this.db
       .prepare(
         'update confirms set attempts = attempts + 1, last_error = ?, next_attempt_at = ? where id = ?',

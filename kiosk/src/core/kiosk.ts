@@ -1,91 +1,153 @@
 import { EventEmitter } from 'node:events';
 import {
   INITIAL_STATE,
-  type DoorOpened,
-  type DoorPhase,
+  type CancelReturnResult,
+  type CollectResult,
+  type DepositResult,
   type KioskApi,
   type KioskState,
-  type Refusal,
+  type PickupResult,
   type ReturnChoiceResult,
+  type ReturnResult,
   type SensorReading,
-  type SessionKind,
+  type VerifyResult,
 } from '../bridge/api';
-import { TerminalClient } from './client';
+import { TerminalClient, type Answer, type CallEvent } from './client';
+import { HEALTHY, conditionOf, type Health } from './condition';
 import type { KioskConfig } from './config';
+import { ConfigCache } from './configCache';
 import { ConfirmQueue } from './confirmQueue';
 import { openKioskDatabase, type KioskDatabase } from './database';
-import { watchUntilClosed } from './doorWatch';
+import { DoorFlows } from './doorFlows';
 import { connectCabinet, type CabinetHardware } from './lock';
+import { createKioskLog, type KioskLog, type KioskLogOptions } from './log';
 import { refusalOf } from './refusal';
 import { TechnicianGate } from './technician';
 import type { TechnicianLogin } from '../bridge/technician';
+import { SessionTracker } from './sessions';
 
-export interface KioskLog {
-  info(message: string, fields?: object): void;
-  warn(message: string, fields?: object): void;
+/** While out of service, the heartbeat comes this often, so the kiosk recovers quickly. */
+const RECOVERY_HEARTBEAT_MS = 5000;
+
+export interface KioskStartOptions extends KioskLogOptions {
+  /** A logger of the caller's; else one writing to `<dataDir>/logs` and stdout. */
+  log?: KioskLog;
 }
 
-const consoleLog: KioskLog = {
-  info: (m, f) => console.log(JSON.stringify({ level: 'info', msg: m, ...f })),
-  warn: (m, f) => console.warn(JSON.stringify({ level: 'warn', msg: m, ...f })),
-};
-
 /**
- * The kiosk without a screen: heartbeat, door grid, offline queue and door sessions.
- * Electron's main process and the browser host each wrap one of these; it emits 'state'
- * whenever what the screen shows may have changed.
+ * The kiosk without a screen: heartbeat, door grid, durable report queue, the service
+ * condition and the door sessions. Electron's main process and the browser host each
+ * wrap one of these; it emits 'state' whenever what the screen shows may have changed.
+ * No method throws: every failure becomes a refusal or a phase the screen can show.
  */
 export class KioskCore extends EventEmitter implements KioskApi {
   readonly client: TerminalClient;
   readonly queue: ConfirmQueue;
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly flows: DoorFlows;
+  private readonly configCache: ConfigCache;
+  private readonly timers = new Set<NodeJS.Timeout>();
   private state: KioskState = INITIAL_STATE;
-  private returnCancelled = false;
+  private health: Health = HEALTHY;
+  private heartbeatSeen = false;
+  private lastHeartbeatAt = 0;
+  private stopped = false;
   private readonly technician: TechnicianGate;
-  private sessions = 0;
 
   private constructor(
     readonly config: KioskConfig,
     readonly hardware: CabinetHardware,
     private readonly db: KioskDatabase,
-    private readonly log: KioskLog,
+    readonly log: KioskLog,
+    private readonly closeLog: () => Promise<void>,
   ) {
     super();
-    this.client = new TerminalClient(config.serverUrl, config.deviceToken);
+    this.client = new TerminalClient(config.serverUrl, config.deviceToken, log, (e) =>
+      this.observeCall(e),
+    );
     this.technician = new TechnicianGate(config.technicianPinHash);
     this.queue = new ConfirmQueue(db, this.client, {
       changed: () =>
         this.update({ pendingConfirms: this.queue.pending(), stuckConfirms: this.queue.stuck() }),
       stuck: (c) =>
-        this.log.warn('confirm undeliverable, kept aside', { alert: 'confirm_stuck', ...c }),
+        this.log.warn({ alert: 'confirm_stuck', ...c }, 'report undeliverable, kept aside'),
     });
+    const sessions = new SessionTracker(log, (session) => this.update({ session }));
+    this.flows = new DoorFlows({
+      board: hardware.board,
+      queue: this.queue,
+      sessions,
+      log,
+      leftOpenAfterMs: config.doorCloseTimeoutSeconds * 1000,
+      settled: () => this.afterSession(),
+      controllerDown: () => void this.pollController(),
+    });
+    this.configCache = new ConfigCache(db);
   }
 
-  static async start(config: KioskConfig, log: KioskLog = consoleLog): Promise<KioskCore> {
-    const hardware = await connectCabinet(config);
-    const core = new KioskCore(config, hardware, openKioskDatabase(config.dataDir), log);
-    core.update({ pendingConfirms: core.queue.pending(), stuckConfirms: core.queue.stuck() });
-    core.every(config.heartbeatIntervalSeconds * 1000, () => core.heartbeat());
-    core.every(config.cabinetPollSeconds * 1000, () => core.pollCabinet());
-    core.every(2000, async () => {
-      if (core.online) await core.queue.replay();
+  /**
+   * Connects the cabinet, opens the database and starts the background work. Waits for
+   * nothing on the network: the first heartbeat, the grid and the queue's replay run in
+   * the background, and the configuration of the last run is shown meanwhile.
+   */
+  static async start(config: KioskConfig, options: KioskStartOptions = {}): Promise<KioskCore> {
+    const { log, close } = options.log
+      ? { log: options.log, close: () => Promise.resolve() }
+      : await createKioskLog(config.dataDir, options);
+    const hardware = await connectCabinet(config, log);
+    const core = new KioskCore(config, hardware, openKioskDatabase(config.dataDir), log, close);
+    const cached = core.configCache.load();
+    core.update({
+      config: cached,
+      configSource: cached ? 'cache' : null,
+      layout: hardware.cabinet.layout,
+      pendingConfirms: core.queue.pending(),
+      stuckConfirms: core.queue.stuck(),
     });
-    // Heartbeat first: it clears an offline mark, after which queued confirms are accepted.
-    await core.heartbeat();
-    await core.pollCabinet();
+    log.info({ cached_config: cached !== null, pending: core.queue.pending() }, 'kiosk starts');
+    core.loop(
+      () => 1000,
+      () =>
+        Date.now() - core.lastHeartbeatAt >= core.heartbeatDelay()
+          ? core.heartbeat()
+          : Promise.resolve(),
+    );
+    core.loop(
+      () => config.cabinetPollSeconds * 1000,
+      () => core.poll(),
+    );
+    core.loop(
+      () => 2000,
+      async () => {
+        if (core.heartbeatSeen && core.state.condition !== 'service_unreachable')
+          await core.queue.replay();
+      },
+    );
+    void core.heartbeat();
+    void core.poll();
     return core;
   }
 
-  private every(ms: number, task: () => Promise<void>): void {
-    const timer = setInterval(
-      () =>
-        void task().catch((e: Error) =>
-          this.log.warn('background task failed', { error: e.message }),
-        ),
-      ms,
-    );
-    timer.unref();
-    this.timers.push(timer);
+  /** Runs `task` again `delay()` after each run ends; a failure is logged, never thrown. */
+  private loop(delay: () => number, task: () => Promise<void>): void {
+    const next = () => {
+      if (this.stopped) return;
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        void task()
+          .catch((e: unknown) => this.log.error({ error: String(e) }, 'background task failed'))
+          .finally(next);
+      }, delay());
+      timer.unref();
+      this.timers.add(timer);
+    };
+    next();
+  }
+
+  private heartbeatDelay(): number {
+    const normal = this.config.heartbeatIntervalSeconds * 1000;
+    return this.state.condition === 'ok' || this.state.condition === 'degraded'
+      ? normal
+      : Math.min(normal, RECOVERY_HEARTBEAT_MS);
   }
 
   private update(change: Partial<KioskState>): void {
@@ -93,210 +155,68 @@ export class KioskCore extends EventEmitter implements KioskApi {
     this.emit('state', this.state);
   }
 
-  /** Every 60 s, also while degraded; the configuration is applied as received. */
-  async heartbeat(): Promise<void> {
-    const answer = await this.client.heartbeat(this.config.appVersion);
-    const wasOnline = this.online;
-    if (!answer.ok) {
-      if (wasOnline)
-        this.log.warn('service unreachable; working offline', { status: answer.status });
-      this.update({ condition: 'service_unreachable', conditionSince: new Date().toISOString() });
-      return;
+  private setHealth(change: Partial<Health>): void {
+    this.health = { ...this.health, ...change };
+    const condition = conditionOf(this.health);
+    const unknownDoors = this.health.unknownDoors;
+    if (condition !== this.state.condition) {
+      const level = condition === 'ok' ? 'info' : 'warn';
+      this.log[level]({ from: this.state.condition, to: condition, unknownDoors }, 'condition');
+      this.update({ condition, conditionSince: new Date().toISOString(), unknownDoors });
+      // Back in service: what waited in the queue goes out at once.
+      if (condition === 'ok' || condition === 'degraded') void this.queue.retryNow();
+    } else if (unknownDoors.join() !== this.state.unknownDoors.join()) {
+      this.update({ unknownDoors });
     }
-    this.update({ condition: 'ok', config: answer.value, configSource: 'service' });
-    if (!wasOnline) await this.queue.retryNow();
   }
 
-  async pollCabinet(): Promise<void> {
+  /** Every call judges the service: unreachable on the first call that got no answer. */
+  private observeCall(event: CallEvent): void {
+    if (event.reachable !== this.health.serviceReachable)
+      this.setHealth({ serviceReachable: event.reachable });
+  }
+
+  /** Every 60 s (every 5 s while out of service); the configuration applied as received. */
+  async heartbeat(): Promise<void> {
+    this.lastHeartbeatAt = Date.now();
+    const answer = await this.client.heartbeat(this.config.appVersion);
+    if (answer.ok) {
+      this.configCache.save(answer.value);
+      this.update({ config: answer.value, configSource: 'service' });
+      const first = !this.heartbeatSeen;
+      this.heartbeatSeen = true;
+      this.setHealth({ refused: false });
+      if (first) void this.queue.retryNow();
+    } else if (answer.status === 401) {
+      // Refused on the heartbeat, which gets through an offline mark: disabled or revoked.
+      if (!this.health.refused)
+        this.log.warn(
+          { alert: 'terminal_refused', correlation_id: answer.correlationId },
+          'the service refuses this terminal',
+        );
+      this.setHealth({ refused: true });
+    }
+  }
+
+  /** The service's grid and the controller's reading, each on its own. */
+  private async poll(): Promise<void> {
+    await Promise.all([this.pollCabinet(), this.pollController()]);
+  }
+
+  private async pollCabinet(): Promise<void> {
     const answer = await this.client.cabinet();
     if (answer.ok) this.update({ cabinet: answer.value });
   }
 
-  private get online(): boolean {
-    return this.state.condition !== 'service_unreachable';
-  }
-
-  getState(): Promise<KioskState> {
-    return Promise.resolve(this.state);
-  }
-
-  private session(session: ({ kind: SessionKind; door: number } & DoorPhase) | null): void {
-    if (!session) return this.update({ session: null });
-    const expect = session.kind === 'deposit' || session.kind === 'return' ? 'item' : 'empty';
-    const id = this.state.session?.door === session.door ? this.state.session.id : ++this.sessions;
-    this.update({
-      session: {
-        ...session,
-        id,
-        expect,
-        active: session.phase !== 'closed',
-        since: new Date().toISOString(),
-      },
-    });
-  }
-
-  private closedSession(kind: SessionKind, door: number, itemPresent: boolean): void {
-    const expected = kind === 'deposit' || kind === 'return';
-    this.session({
-      kind,
-      door,
-      phase: 'closed',
-      itemPresent,
-      asExpected: itemPresent === expected,
-    });
-  }
-
-  /** Unlocks and watches; a door that never opens is reported and taken out of service. */
-  private async openDoor(kind: SessionKind, door: number): Promise<boolean> {
-    const outcome = await this.hardware.board.open(door).then(
-      (r) => r.outcome,
-      () => 'disconnected' as const,
-    );
-    if (outcome === 'opened' || outcome === 'already_open') {
-      this.session({ kind, door, phase: 'open' });
-      return true;
-    }
-    if (outcome !== 'did_not_open') {
-      this.log.warn('door controller did not answer', { alert: 'controller', door, outcome });
-      return false;
-    }
-    this.log.warn('door did not open', { alert: 'door_jammed', door });
-    const reported = await this.client.reportDoorFault(door);
-    if (!reported.ok) this.log.warn('door fault not reported', { door, status: reported.status });
-    void this.pollCabinet();
-    return false;
-  }
-
-  async pickup(code: string): Promise<DoorOpened | Refusal> {
-    const answer = await this.client.pickup(code);
-    if (!answer.ok) return refusalOf(answer);
-    const { door, shipmentId } = answer.value;
-    if (!(await this.openDoor('pickup', door))) {
-      this.queue.add('door', { shipmentId, collected: false }, new Date());
-      void this.queue.replay();
-      return { kind: 'door_failed', door };
-    }
-    void this.finishPickup(door, shipmentId);
-    return { kind: 'door_open', door };
-  }
-
-  private async finishPickup(door: number, shipmentId: string): Promise<void> {
-    const closed = await watchUntilClosed(this.hardware.board, door, {
-      leftOpenMs: this.config.doorCloseTimeoutSeconds * 1000,
-      doneWhenEmpty: true,
-      onLeftOpen: () => this.session({ kind: 'pickup', door, phase: 'left_open' }),
-    });
-    if (closed === 'cancelled') return;
-    // Collected unless the parcel is still inside: the door's sensor decides.
-    this.queue.add('door', { shipmentId, collected: !closed.itemPresent }, closed.at);
-    this.closedSession('pickup', door, closed.itemPresent);
-    await this.afterSession();
-  }
-
-  async verifyCourier(courierNo: string) {
-    const answer = await this.client.verifyCourier(courierNo);
-    if (!answer.ok) return refusalOf(answer);
-    return answer.value.ok && answer.value.courierName !== null
-      ? { kind: 'verified' as const, courierName: answer.value.courierName }
-      : { kind: 'unknown' as const };
-  }
-
-  async deposit(courierNo: string, trackingNumber: string): Promise<DoorOpened | Refusal> {
-    // A door that will not open is reported (which takes it out of service and moves the
-    // parcel back); the service then assigns another door, once.
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const answer = await this.client.deposit(courierNo, trackingNumber);
-      if (!answer.ok) return refusalOf(answer);
-      const door = answer.value.door;
-      if (await this.openDoor('deposit', door)) {
-        void this.finishDeposit(door, { courierNo, trackingNumber });
-        return { kind: 'door_open', door };
-      }
-      if (attempt === 1) return { kind: 'door_failed', door };
-    }
-    return { kind: 'unavailable' };
-  }
-
-  private async finishDeposit(
-    door: number,
-    parcel: { courierNo: string; trackingNumber: string },
-  ): Promise<void> {
-    const closed = await watchUntilClosed(this.hardware.board, door, {
-      leftOpenMs: this.config.doorCloseTimeoutSeconds * 1000,
-      onLeftOpen: () => this.session({ kind: 'deposit', door, phase: 'left_open' }),
-    });
-    if (closed === 'cancelled') return;
-    // Shut empty: the parcel never went in, so its recipient must not be sent here.
-    if (!closed.itemPresent) this.queue.add('deposit_undo', parcel, closed.at);
-    this.closedSession('deposit', door, closed.itemPresent);
-    await this.afterSession();
-  }
-
-  async startReturn(trackingNumber: string): Promise<DoorOpened | Refusal> {
-    const answer = await this.client.startReturn(trackingNumber);
-    if (!answer.ok) return refusalOf(answer);
-    const { door, returnId } = answer.value;
-    this.returnCancelled = false;
-    if (!(await this.openDoor('return', door))) {
-      this.queue.add('return', { returnId, deposited: false }, new Date());
-      void this.queue.replay();
-      return { kind: 'door_failed', door };
-    }
-    void this.watchReturn(door, returnId);
-    return { kind: 'door_open', door };
-  }
-
-  private async watchReturn(door: number, returnId: string): Promise<void> {
-    const closed = await watchUntilClosed(this.hardware.board, door, {
-      leftOpenMs: this.config.doorCloseTimeoutSeconds * 1000,
-      cancelled: () => this.returnCancelled,
-      onLeftOpen: () => this.session({ kind: 'return', door, phase: 'left_open' }),
-    });
-    if (closed === 'cancelled') {
-      this.queue.add('return', { returnId, deposited: false }, new Date());
-      this.session(null);
-    } else {
-      // Deposited only if the sensor sees the parcel: an empty door is no return.
-      this.queue.add('return', { returnId, deposited: closed.itemPresent }, closed.at);
-      this.closedSession('return', door, closed.itemPresent);
-    }
-    await this.afterSession();
-  }
-
-  async collectReturns(
-    courierNo: string,
-  ): Promise<{ kind: 'collecting'; count: number } | Refusal> {
-    const answer = await this.client.courierReturns(courierNo);
-    if (!answer.ok) return refusalOf(answer);
-    void this.takeOutReturns(courierNo, answer.value.parcels);
-    return { kind: 'collecting', count: answer.value.parcels.length };
-  }
-
-  /** One door at a time: the next opens once the courier shut the previous one empty. */
-  private async takeOutReturns(
-    courierNo: string,
-    parcels: { door: number; trackingNumber: string }[],
-  ): Promise<void> {
-    for (const { door, trackingNumber } of parcels) {
-      if (!(await this.openDoor('collect', door))) continue;
-      const closed = await watchUntilClosed(this.hardware.board, door, {
-        leftOpenMs: this.config.doorCloseTimeoutSeconds * 1000,
-        onLeftOpen: () => this.session({ kind: 'collect', door, phase: 'left_open' }),
-      });
-      if (closed === 'cancelled') return;
-      // Still inside: the courier left it, and it stays the locker's.
-      if (!closed.itemPresent)
-        this.queue.add('return_taken', { courierNo, trackingNumber }, closed.at);
-      this.closedSession('collect', door, closed.itemPresent);
-      await this.afterSession();
-    }
-    this.session(null);
-  }
-
-  async readSensors(): Promise<SensorReading> {
+  private async pollController(): Promise<SensorReading> {
     try {
-      const { doors } = await this.hardware.board.readDoors();
-      if (!doors.some((d) => d.known)) return { kind: 'board_unreachable' };
+      const { doors, boards } = await this.hardware.board.readDoors();
+      const reachable = boards.some((b) => b.reachable);
+      this.setHealth({
+        controllerReachable: reachable,
+        unknownDoors: doors.filter((d) => !d.known).map((d) => d.position),
+      });
+      if (!reachable) return { kind: 'board_unreachable' };
       return {
         kind: 'sensors',
         doors: doors.map((d) =>
@@ -306,27 +226,106 @@ export class KioskCore extends EventEmitter implements KioskApi {
         ),
       };
     } catch (error) {
-      this.log.warn('door controller unreachable', { error: String(error) });
+      this.setHealth({ controllerReachable: false });
+      this.log.warn({ error: String(error) }, 'door controller unreachable');
       return { kind: 'board_unreachable' };
     }
   }
 
-  cancelReturn(): Promise<{ kind: 'take_out_and_close' }> {
-    this.returnCancelled = true;
-    return Promise.resolve({ kind: 'take_out_and_close' });
+  /**
+   * A call to the service; one refused as `unauthorized` (the offline mark after a lapse
+   * of heartbeats) is sent once more after a heartbeat that got through, since a 401 did
+   * nothing on the service's side.
+   */
+  private async serve<T>(call: () => Promise<Answer<T>>): Promise<Answer<T>> {
+    const answer = await call();
+    if (answer.ok || answer.status !== 401 || answer.code !== 'unauthorized') return answer;
+    await this.heartbeat();
+    return this.health.refused ? answer : call();
+  }
+
+  /** Any failure of a screen's request ends as a refusal, logged, never a rejection. */
+  private async guarded<T>(
+    what: string,
+    run: () => Promise<T>,
+  ): Promise<T | { kind: 'unavailable' }> {
+    try {
+      return await run();
+    } catch (error) {
+      this.log.error({ error: String(error), request: what }, 'request failed');
+      return { kind: 'unavailable' };
+    }
+  }
+
+  getState(): Promise<KioskState> {
+    return Promise.resolve(this.state);
+  }
+
+  pickup(code: string): Promise<PickupResult> {
+    return this.guarded('pickup', async () => {
+      const answer = await this.serve(() => this.client.pickup(code));
+      if (!answer.ok) return refusalOf(answer);
+      return this.flows.pickup(answer.value.door, answer.value.shipmentId);
+    });
+  }
+
+  verifyCourier(courierNo: string): Promise<VerifyResult> {
+    return this.guarded('verifyCourier', async () => {
+      const answer = await this.serve(() => this.client.verifyCourier(courierNo));
+      if (!answer.ok) return refusalOf(answer);
+      return answer.value.ok && answer.value.courierName !== null
+        ? { kind: 'verified' as const, courierName: answer.value.courierName }
+        : { kind: 'unknown' as const };
+    });
+  }
+
+  deposit(courierNo: string, trackingNumber: string): Promise<DepositResult> {
+    return this.guarded('deposit', () =>
+      this.flows.deposit({ courierNo, trackingNumber }, async () => {
+        const answer = await this.serve(() => this.client.deposit(courierNo, trackingNumber));
+        return answer.ok ? answer.value.door : refusalOf(answer);
+      }),
+    );
+  }
+
+  startReturn(trackingNumber: string): Promise<ReturnResult> {
+    return this.guarded('startReturn', async () => {
+      const answer = await this.serve(() => this.client.startReturn(trackingNumber));
+      if (!answer.ok) return refusalOf(answer);
+      return this.flows.startReturn(answer.value.door, answer.value.returnId);
+    });
+  }
+
+  cancelReturn(): Promise<CancelReturnResult> {
+    return Promise.resolve(this.flows.cancelReturn());
   }
 
   finishReturn(): Promise<ReturnChoiceResult> {
-    return Promise.resolve({ kind: 'no_choice_pending' });
+    return this.flows.choose('finish');
   }
 
   reopenReturn(): Promise<ReturnChoiceResult> {
-    return Promise.resolve({ kind: 'no_choice_pending' });
+    return this.flows.choose('reopen');
   }
 
-  private async afterSession(): Promise<void> {
-    if (this.online) await this.queue.replay();
-    await this.pollCabinet();
+  collectReturns(courierNo: string): Promise<CollectResult> {
+    return this.guarded('collectReturns', async () => {
+      const answer = await this.serve(() => this.client.courierReturns(courierNo));
+      if (!answer.ok) return refusalOf(answer);
+      this.flows.collect(courierNo, answer.value.parcels);
+      return { kind: 'collecting' as const, count: answer.value.parcels.length };
+    });
+  }
+
+  /** For technicians: every door's sensors now; also refreshes the controller's condition. */
+  readSensors(): Promise<SensorReading> {
+    return this.pollController();
+  }
+
+  private afterSession(): void {
+    if (this.heartbeatSeen && this.state.condition !== 'service_unreachable')
+      void this.queue.replay();
+    void this.pollCabinet().catch(() => undefined);
   }
 
   /** The service menu's PIN, checked against the configuration's hash; opens nothing. */
@@ -335,8 +334,12 @@ export class KioskCore extends EventEmitter implements KioskApi {
   }
 
   async stop(): Promise<void> {
-    this.timers.forEach(clearInterval);
+    this.stopped = true;
+    this.timers.forEach(clearTimeout);
+    this.flows.stop();
     await this.hardware.close();
     this.db.close();
+    this.log.info('kiosk stops');
+    await this.closeLog();
   }
 }

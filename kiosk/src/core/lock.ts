@@ -31,27 +31,39 @@ export function cabinetOf(config: KioskConfig): Cabinet {
  * The door controller the configuration names. The simulator runs behind a loopback TCP
  * gateway, so even a demo exercises the driver's real transport and protocol code.
  */
-export async function connectCabinet(config: KioskConfig): Promise<CabinetHardware> {
+export async function connectCabinet(
+  config: KioskConfig,
+  log?: { info(message: string): void; warn(message: string): void },
+): Promise<CabinetHardware> {
   const cabinet = cabinetOf(config);
   const lock = config.lock;
+  // Boots in any order: a kiosk up before its USB adapter or gateway waits for it.
+  const reconnect = {
+    waitForPort: true,
+    log: (level: 'info' | 'warn', message: string) => log?.[level](message),
+  };
   switch (lock.kind) {
     case 'serial': {
       const board = await LockBoard.connect({
         cabinet,
-        transport: serialTransport({ path: lock.path, baudRate: lock.baudRate }),
+        transport: serialTransport({ path: lock.path, baudRate: lock.baudRate, ...reconnect }),
       });
       return { board, cabinet, close: () => board.close() };
     }
     case 'tcp': {
       const board = await LockBoard.connect({
         cabinet,
-        transport: tcpTransport({ host: lock.host, port: lock.port }),
+        transport: tcpTransport({ host: lock.host, port: lock.port, ...reconnect }),
       });
       return { board, cabinet, close: () => board.close() };
     }
     case 'simulator': {
+      // Boards 0 to the highest in the cabinet; numbers the cabinet skips stay silent.
+      const boards = Math.max(...cabinet.boards) + 1;
       const simulated = new SimulatedCabinet({
-        boards: Math.max(...cabinet.boards) + 1,
+        boards,
+        deadBoards: [...Array(boards).keys()].filter((b) => !cabinet.boards.includes(b)),
+        stateFile: lock.stateFile,
         hookBitMeansClosed: cabinet.hookBitMeansClosed,
         autoCloseMs: lock.autoCloseMs,
         autoCloseTogglesItem: lock.demo,

@@ -31,5 +31,10 @@ export async function createKioskLog(dataDir: string, options: KioskLogOptions =
     { level: options.level ?? 'info', base: { app: 'kiosk' } },
     pino.multistream(streams),
   );
-  return { log, close: () => new Promise<void>((resolve) => file.end(resolve)) };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      file.once('close', () => resolve());
+      file.end();
+    });
+  return { log, close };
 }

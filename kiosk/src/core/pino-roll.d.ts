@@ -3,7 +3,7 @@ declare module 'pino-roll' {
   /** A sonic-boom stream writing to the current file. */
   interface RollingFile extends NodeJS.EventEmitter {
     write(chunk: string): boolean;
-    end(callback?: () => void): void;
+    end(): void;
     flushSync(): void;
   }
   interface PinoRollOptions {

@@ -13,15 +13,46 @@ export interface WireOptions {
    * / baud to cross, as on a real bus. Unset: instant (a pseudo-terminal has no speed).
    */
   baudRate?: number;
+  /** A request whose bytes pause longer than this is thrown away, as a board does. */
+  interByteTimeoutMs?: number;
+  /**
+   * Fault: a noisy line. Junk bytes before some replies, now and then a reply with a
+   * bad checksum.
+   */
+  noise?: boolean;
+  /** Chance (0-1) of each noise event; default 0.2. */
+  noiseRate?: number;
+}
+
+const junk = () =>
+  Buffer.from(
+    Array.from(
+      { length: 1 + Math.floor(Math.random() * 3) },
+      () => 0x80 + Math.floor(Math.random() * 0x7f),
+    ),
+  );
+
+/** A reply as noise leaves it: junk in front, or its checksum broken. */
+function noisy(reply: Buffer, rate: number): Buffer {
+  if (Math.random() < rate) return Buffer.concat([junk(), reply]);
+  if (Math.random() < rate / 2) {
+    const broken = Buffer.from(reply);
+    broken[broken.length - 1] = (broken[broken.length - 1]! + 1) & 0xff;
+    return broken;
+  }
+  return reply;
 }
 
 /** Connects a cabinet to one byte stream: requests in, replies out, one at a time. */
 function attach(cabinet: SimulatedCabinet, write: (bytes: Buffer) => void, wire: WireOptions) {
-  const parser = new RequestParser();
+  const parser = new RequestParser(wire.interByteTimeoutMs ?? 20, (d) =>
+    cabinet.emit('discarded', d),
+  );
+  const rate = wire.noiseRate ?? 0.2;
   let busyUntil = 0;
   return (chunk: Buffer) => {
     for (const request of parser.push(chunk)) {
-      const replies = cabinet.handle(request);
+      const replies = cabinet.handle(request).map((r) => (wire.noise ? noisy(r, rate) : r));
       const bytes = request.raw.length + replies.reduce((n, r) => n + r.length, 0);
       const lineMs = wire.baudRate ? (bytes * 10 * 1000) / wire.baudRate : 0;
       // Replies leave in order, each after the line time of what precedes it.

@@ -7,6 +7,8 @@ export interface TcpOptions extends ReconnectOptions {
   host: string;
   port: number;
   connectTimeoutMs?: number;
+  /** Idle time before TCP keepalive probes start. */
+  keepAliveMs?: number;
 }
 
 function connectTcp(options: TcpOptions, events: ConnectionEvents): Promise<Connection> {
@@ -19,6 +21,9 @@ function connectTcp(options: TcpOptions, events: ConnectionEvents): Promise<Conn
     let closing = false;
     socket.once('connect', () => {
       socket.setTimeout(0);
+      // A gateway that dies silently (power cut, cable pulled at its end) sends no FIN:
+      // keepalive probes are what notice it, and the loss then starts a reconnection.
+      socket.setKeepAlive(true, options.keepAliveMs ?? 5000);
       socket.on('data', (chunk) => events.data(chunk));
       // 'close' follows every error; losing the socket is handled there.
       socket.on('error', () => {});

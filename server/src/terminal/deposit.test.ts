@@ -57,6 +57,7 @@ describe('POST /deposit', () => {
     expect(answer.status).toBe(409);
     expect(answer.body.code).toBe('cabinet_full');
     expect(answer.body.detail).toContain('M');
+    expect(answer.body.parcel_size).toBe('M');
     const [row] = await stack.sql`select status from shipments where id = ${parcel.id}`;
     expect(row?.status).toBe('booked');
   });

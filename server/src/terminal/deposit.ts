@@ -15,6 +15,7 @@ import { newPickupCode, pickupCodeHash } from '../domain/secrets';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
+import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { queueSms } from '../sms/channel';
 import { pickupSms } from '../sms/texts';
@@ -131,7 +132,7 @@ export function deposit(services: Services): Middleware {
           'No parcel awaiting deposit has that tracking number at this station.',
         );
       case 'cabinet_full':
-        throw new ProblemError('cabinet_full', `No free door of size ${outcome.size} or larger.`);
+        throw new CabinetFullProblem(outcome.size);
       case 'deposited': {
         await services.cabinetChanged(station.id);
         services.nudge.sms();

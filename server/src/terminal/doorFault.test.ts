@@ -48,4 +48,28 @@ describe('POST /terminal/v1/door/fault (extension)', () => {
       (await scene.terminal.api.post('/terminal/v1/door/fault', { position: 'one' })).status,
     ).toBe(400);
   });
+
+  it('takes a fault reported late from when the door failed (occurred_at), within the 7-day range', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const parcel = await stack.shipment(scene.org.id, scene.station.id);
+    await scene.terminal.api.post('/terminal/v1/deposit', {
+      courierNo: scene.courier.number,
+      trackingNumber: parcel.tracking_number,
+    });
+    const failedAt = new Date(Date.now() - 60_000).toISOString();
+    const late = await scene.terminal.api.post('/terminal/v1/door/fault', {
+      position: 1,
+      occurred_at: failedAt,
+    });
+    expect(late.body).toEqual({ ok: true });
+    const events = await stack.sql<{ status: string; occurred_at: Date }[]>`
+      select status, occurred_at from tracking_events where shipment_id = ${parcel.id} order by id`;
+    expect(events.at(-1)?.status).toBe('booked');
+    expect(events.at(-1)?.occurred_at.toISOString()).toBe(failedAt);
+    const tooOld = await scene.terminal.api.post('/terminal/v1/door/fault', {
+      position: 2,
+      occurred_at: new Date(Date.now() - 8 * 24 * 3600_000).toISOString(),
+    });
+    expect(tooOld.status).toBe(400);
+  });
 });

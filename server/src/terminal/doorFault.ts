@@ -2,6 +2,7 @@ import { DoorFaultRequestSchema, type OkResponse } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
 import { undoDeposit } from '../domain/depositUndo';
+import { eventTime } from '../domain/occurredAt';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
@@ -17,6 +18,7 @@ async function takeOutOfService(
   tx: TransactionSql,
   stationId: string,
   position: number,
+  at: Date,
 ): Promise<boolean> {
   await lockStation(tx, stationId);
   const [door] = await tx<{ id: string }[]>`
@@ -27,12 +29,12 @@ async function takeOutOfService(
   const [fresh] = await tx<{ shipment_id: string; kind: string }[]>`
     delete from door_occupancy o
      where o.door_id = ${door.id}
-       and (o.kind = 'return_hold' or (o.kind = 'delivery' and o.since > now() - ${UNDO_DEPOSIT_WITHIN}::interval))
+       and (o.kind = 'return_hold' or (o.kind = 'delivery' and o.since > ${at}::timestamptz - ${UNDO_DEPOSIT_WITHIN}::interval))
     returning o.shipment_id, o.kind`;
   // A delivery goes back to awaiting deposit (the courier's retry gets another door); a
   // held return just loses its door and stays open.
   if (fresh?.kind === 'delivery') {
-    await undoDeposit(tx, fresh.shipment_id, { at: new Date(), reason: 'the door would not open' });
+    await undoDeposit(tx, fresh.shipment_id, { at, reason: 'the door would not open' });
   }
   return true;
 }
@@ -44,10 +46,13 @@ async function takeOutOfService(
  */
 export function doorFault({ sql, cabinetChanged, logger }: Services): Middleware {
   return async (ctx) => {
-    const { position } = validate(DoorFaultRequestSchema, await readJson(ctx));
+    const request = validate(DoorFaultRequestSchema, await readJson(ctx));
+    const { position } = request;
+    // A fault queued while offline counts from when the door failed, not when it arrived.
+    const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     const found = await sql.begin(async (tx) => {
-      const done = await takeOutOfService(tx, station.id, position);
+      const done = await takeOutOfService(tx, station.id, position, at);
       if (done) {
         await tx`
           insert into alerts (kind, terminal_id, station_id, message)

@@ -54,6 +54,7 @@ describe('POST /return', () => {
     });
     expect(full.status).toBe(409);
     expect(full.body.code).toBe('cabinet_full');
+    expect(full.body.parcel_size).toBe(parcel.parcel_size);
     const [open] = await stack.sql`select id from returns where shipment_id = ${parcel.id}`;
     expect(open).toBeDefined();
 

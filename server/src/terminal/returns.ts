@@ -10,7 +10,8 @@ import type { TransactionSql } from '../db/connect';
 import { eventTime } from '../domain/occurredAt';
 import type { Services } from '../domain/services';
 import { readJson } from '../http/body';
-import { ProblemError, problem } from '../http/problem';
+import { problem } from '../http/problem';
+import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { queueWebhookEvent } from '../webhooks/events';
 import { stationOf } from './auth';
@@ -92,7 +93,7 @@ export function startReturnRoute({ sql, cabinetChanged }: Services): Middleware 
           'No parcel eligible for return has that tracking number at this station.',
         );
       case 'cabinet_full':
-        throw new ProblemError('cabinet_full', `No free door of size ${outcome.size} or larger.`);
+        throw new CabinetFullProblem(outcome.size);
       case 'held': {
         await cabinetChanged(station.id);
         const body: ReturnResponse = {

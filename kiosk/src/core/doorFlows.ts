@@ -1,0 +1,322 @@
+import type { LockBoard } from '@locker/lock-driver';
+import type {
+  CancelReturnResult,
+  DepositResult,
+  PickupResult,
+  Refusal,
+  ReturnChoiceResult,
+  ReturnResult,
+} from '../bridge/api';
+import type { ConfirmQueue } from './confirmQueue';
+import type { KioskLog } from './log';
+import { judged, type Session, type SessionTracker } from './sessions';
+
+export interface FlowDeps {
+  board: LockBoard;
+  queue: ConfirmQueue;
+  sessions: SessionTracker;
+  log: KioskLog;
+  leftOpenAfterMs: number;
+  /** A session came to rest: replay the queue, refresh the grid. */
+  settled(): void;
+  /** The controller refused before sending anything: it is not connected. */
+  controllerDown(): void;
+}
+
+type Unlocked = 'open' | 'unknown' | 'did_not_open' | 'controller_down';
+type Closed = { itemPresent: boolean; at: Date };
+type Choice = 'finish' | 'reopen';
+
+/** A promise with its resolve, for a question the screen answers later. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/**
+ * What happens at a door, from the unlock to the report, for each kind of visit. Every
+ * flow runs to a phase the screen can show, whatever fails; every report goes through the
+ * durable queue with the time it happened; the driver is asked for one pulse per unlock and
+ * never again by itself (a second unlock happens only when a person asks for it).
+ */
+export class DoorFlows {
+  private readonly stopping = new AbortController();
+  private choice: {
+    session: Session;
+    answer: ReturnType<typeof deferred<Choice>>;
+    outcome: ReturnType<typeof deferred<ReturnChoiceResult>>;
+  } | null = null;
+
+  constructor(private readonly d: FlowDeps) {}
+
+  stop(): void {
+    this.stopping.abort();
+  }
+
+  /** Runs the rest of a session in the background; an error ends it, logged, never thrown. */
+  private background(session: Session | null, flow: () => Promise<void>): void {
+    void flow()
+      .catch((error: unknown) => {
+        this.d.log.error({ error: String(error), session: session?.id }, 'door flow failed');
+        session?.end('error', { error: String(error) });
+      })
+      .finally(() => this.d.settled());
+  }
+
+  /** One unlock pulse at most (the driver's promise); its outcome moves the session. */
+  private async unlock(s: Session): Promise<Unlocked> {
+    let result;
+    try {
+      result = await this.d.board.open(s.door);
+    } catch (error) {
+      // Refused before anything was sent (not connected): the door is shut as it was.
+      s.to({ phase: 'did_not_open' }, { error: String(error), pulses: 0 });
+      this.d.controllerDown();
+      return 'controller_down';
+    }
+    const fields = {
+      outcome: result.outcome,
+      pulses: result.pulses,
+      elapsed_ms: Math.round(result.elapsedMs),
+      seen_open_after_ms: result.seenOpenAfterMs,
+    };
+    switch (result.outcome) {
+      case 'opened':
+      case 'already_open':
+        s.to({ phase: 'open' }, fields);
+        return 'open';
+      case 'did_not_open':
+        s.to({ phase: 'did_not_open' }, fields);
+        this.d.log.warn({ alert: 'door_jammed', door: s.door }, 'door did not open');
+        return 'did_not_open';
+      case 'unknown':
+        if (result.pulses === 0) {
+          s.to({ phase: 'did_not_open' }, fields);
+          this.d.controllerDown();
+          return 'controller_down';
+        }
+        s.to({ phase: 'unknown' }, fields);
+        this.d.log.warn({ alert: 'door_unknown', door: s.door }, 'controller silent after unlock');
+        return 'unknown';
+      default: {
+        const unknown: never = result.outcome;
+        throw new Error(`unknown open outcome ${String(unknown)}`);
+      }
+    }
+  }
+
+  /** Watches the door until it is seen shut; null when it cannot be (session ended). */
+  private async watch(s: Session, doneWhenEmpty = false): Promise<Closed | null> {
+    const result = await this.d.board.watchClosed(s.door, {
+      leftOpenAfterMs: this.d.leftOpenAfterMs,
+      doneWhenEmpty,
+      signal: this.stopping.signal,
+      // After an unanswered unlock, a controller that never answers again ends the
+      // session: nothing is reported, so what the service has recorded stays (the safe side).
+      giveUpAfterMs: s.phase === 'unknown' ? 2 * this.d.leftOpenAfterMs : undefined,
+      onLeftOpen: () => {
+        if (s.phase === 'open' || s.phase === 'unknown') s.to({ phase: 'left_open' });
+        else this.d.log.warn({ session: s.id, phase: s.phase }, 'door left open');
+      },
+    });
+    switch (result.outcome) {
+      case 'closed_with_item':
+        return { itemPresent: true, at: result.at };
+      case 'closed_empty':
+        return { itemPresent: false, at: result.at };
+      case 'left_open':
+        s.end('the door was never seen shut', { elapsed_ms: Math.round(result.elapsedMs) });
+        return null;
+      case 'aborted':
+        s.end('the kiosk stopped');
+        return null;
+      default: {
+        const unknown: never = result.outcome;
+        throw new Error(`unknown close outcome ${String(unknown)}`);
+      }
+    }
+  }
+
+  private reportFault(door: number): number {
+    return this.d.queue.add('door_fault', { position: door }, new Date());
+  }
+
+  private opened(s: Session, unlocked: 'open' | 'unknown') {
+    return unlocked === 'open'
+      ? { kind: 'door_open' as const, door: s.door }
+      : { kind: 'door_unknown' as const, door: s.door };
+  }
+
+  async pickup(door: number, shipmentId: string): Promise<PickupResult> {
+    const s = this.d.sessions.begin('pickup', door);
+    const unlocked = await this.unlock(s);
+    if (unlocked === 'did_not_open' || unlocked === 'controller_down') {
+      if (unlocked === 'did_not_open') this.reportFault(door);
+      this.d.queue.add('door', { shipmentId, collected: false }, new Date());
+      this.d.settled();
+      return unlocked === 'did_not_open' ? { kind: 'door_failed', door } : { kind: 'unavailable' };
+    }
+    this.background(s, async () => {
+      const closed = await this.watch(s, true);
+      if (!closed) return;
+      s.to({ phase: 'closed', ...judged('pickup', closed.itemPresent) });
+      // Collected unless the parcel is still inside: the door's sensor decides.
+      this.d.queue.add('door', { shipmentId, collected: !closed.itemPresent }, closed.at);
+      s.to({ phase: 'reported', ...judged('pickup', closed.itemPresent) });
+    });
+    return this.opened(s, unlocked);
+  }
+
+  /**
+   * A door that will not open is reported (the service takes it out of service and moves
+   * the parcel back); once that report got through, the service assigns another door, once.
+   */
+  async deposit(
+    parcel: { courierNo: string; trackingNumber: string },
+    assign: () => Promise<number | Refusal>,
+  ): Promise<DepositResult> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const door = await assign();
+      if (typeof door !== 'number') return door;
+      const s = this.d.sessions.begin('deposit', door);
+      const unlocked = await this.unlock(s);
+      if (unlocked === 'controller_down') {
+        // The parcel never went in: its recipient must not be sent here.
+        this.d.queue.add('deposit_undo', parcel, new Date());
+        this.d.settled();
+        return { kind: 'unavailable' };
+      }
+      if (unlocked === 'did_not_open') {
+        const fault = this.reportFault(s.door);
+        await this.d.queue.replay();
+        if (attempt === 1 || this.d.queue.isPending(fault))
+          return { kind: 'door_failed', door: s.door };
+        continue;
+      }
+      this.background(s, async () => {
+        const closed = await this.watch(s);
+        if (!closed) return;
+        s.to({ phase: 'closed', ...judged('deposit', closed.itemPresent) });
+        // Shut empty: the parcel never went in, so its recipient must not be sent here.
+        if (!closed.itemPresent) this.d.queue.add('deposit_undo', parcel, closed.at);
+        s.to({ phase: 'reported', ...judged('deposit', closed.itemPresent) });
+      });
+      return this.opened(s, unlocked);
+    }
+    return { kind: 'unavailable' };
+  }
+
+  async startReturn(door: number, returnId: string): Promise<ReturnResult> {
+    const s = this.d.sessions.begin('return', door);
+    const unlocked = await this.unlock(s);
+    if (unlocked === 'did_not_open' || unlocked === 'controller_down') {
+      // The door never opened, so it is empty: releasing its hold is safe.
+      if (unlocked === 'did_not_open') this.reportFault(door);
+      this.d.queue.add('return', { returnId, deposited: false }, new Date());
+      this.d.settled();
+      return unlocked === 'did_not_open' ? { kind: 'door_failed', door } : { kind: 'unavailable' };
+    }
+    this.background(s, () => this.finishReturn(s, returnId));
+    return this.opened(s, unlocked);
+  }
+
+  private async finishReturn(s: Session, returnId: string): Promise<void> {
+    for (;;) {
+      const closed = await this.watch(s);
+      if (!closed) return;
+      const record = (deposited: boolean, at: Date) =>
+        this.d.queue.add('return', { returnId, deposited }, at);
+      if (s.phase !== 'take_out_and_close') {
+        // Not cancelled: the sensor decides; an empty door is no return and is released.
+        s.to({ phase: 'closed', ...judged('return', closed.itemPresent) });
+        record(closed.itemPresent, closed.at);
+        s.to({ phase: 'reported', ...judged('return', closed.itemPresent) });
+        return;
+      }
+      if (!closed.itemPresent) {
+        // Cancelled, and the door seen shut and empty: only now is the hold released.
+        record(false, closed.at);
+        s.to({ phase: 'cancelled' });
+        return;
+      }
+      // Cancelled, but shut on the parcel: that is no cancel. Ask; never release it.
+      s.to({ phase: 'closed_with_item_choice' });
+      const choice = {
+        session: s,
+        answer: deferred<Choice>(),
+        outcome: deferred<ReturnChoiceResult>(),
+      };
+      this.choice = choice;
+      const timer = setTimeout(() => choice.answer.resolve('finish'), this.d.leftOpenAfterMs);
+      const answer = await choice.answer.promise;
+      clearTimeout(timer);
+      this.choice = null;
+      if (answer === 'finish') {
+        record(true, closed.at);
+        s.to({ phase: 'reported', ...judged('return', true) }, { chosen: 'finish' });
+        choice.outcome.resolve({ kind: 'finished' });
+        return;
+      }
+      s.to({ phase: 'unlocking' }, { chosen: 'reopen' });
+      const unlocked = await this.unlock(s);
+      if (unlocked === 'did_not_open' || unlocked === 'controller_down') {
+        // The parcel is inside a door that will not open: recorded, never released; the
+        // fault report follows the return's (the queue keeps their order).
+        record(true, closed.at);
+        if (unlocked === 'did_not_open') this.reportFault(s.door);
+        s.to({ phase: 'reported', ...judged('return', true) });
+        choice.outcome.resolve({ kind: 'door_failed', door: s.door });
+        return;
+      }
+      s.to({ phase: 'take_out_and_close' });
+      choice.outcome.resolve(
+        unlocked === 'open' ? { kind: 'reopened' } : { kind: 'door_unknown', door: s.door },
+      );
+    }
+  }
+
+  cancelReturn(): CancelReturnResult {
+    const s = this.d.sessions.current('return');
+    if (!s || !['open', 'left_open', 'unknown'].includes(s.phase)) {
+      return { kind: 'not_cancellable' };
+    }
+    s.to({ phase: 'take_out_and_close' }, { asked: 'cancel' });
+    return { kind: 'take_out_and_close' };
+  }
+
+  /** The customer's answer to "finish the return or open the door again?". */
+  async choose(answer: Choice): Promise<ReturnChoiceResult> {
+    const choice = this.choice;
+    if (!choice || choice.session !== this.d.sessions.current('return')) {
+      return { kind: 'no_choice_pending' };
+    }
+    choice.answer.resolve(answer);
+    return choice.outcome.promise;
+  }
+
+  /** One door at a time: the next opens once the courier shut the previous one. */
+  collect(courierNo: string, parcels: { door: number; trackingNumber: string }[]): void {
+    this.background(null, async () => {
+      for (const { door, trackingNumber } of parcels) {
+        const s = this.d.sessions.begin('collect', door);
+        const unlocked = await this.unlock(s);
+        if (unlocked === 'controller_down') break;
+        if (unlocked === 'did_not_open') {
+          this.reportFault(door);
+          continue;
+        }
+        const closed = await this.watch(s);
+        if (!closed) continue;
+        s.to({ phase: 'closed', ...judged('collect', closed.itemPresent) });
+        // Still inside: the courier left it, and it stays the locker's.
+        if (!closed.itemPresent) {
+          this.d.queue.add('return_taken', { courierNo, trackingNumber }, closed.at);
+        }
+        s.to({ phase: 'reported', ...judged('collect', closed.itemPresent) });
+        this.d.settled();
+      }
+      this.d.sessions.clear();
+    });
+  }
+}

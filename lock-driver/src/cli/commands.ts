@@ -1,0 +1,169 @@
+import { probeBaudRates } from '../probe';
+import { describeRange } from '../mapping';
+import { cycleLine, closeSentence, doorLine, openSentence } from './sentences';
+import { transportFrom, withBoard } from './connect';
+import { listPorts } from './ports';
+import { RANGES, UsageError, int, str, type Values } from './options';
+
+/** What a command answers: `ok` false is a failed check (exit 1), said in `text`. */
+export interface Output {
+  ok: boolean;
+  json: unknown;
+  text: string;
+}
+
+const say = (v: Values, line: string) => {
+  if (!v.json) process.stdout.write(line + '\n');
+};
+
+function allBoards(v: Values, board: { cabinet: { boards: number[] } }) {
+  return v.board === undefined ? board.cabinet.boards : [int(v, 'board', RANGES.board)];
+}
+
+export const commands: Record<string, (v: Values) => Promise<Output>> = {
+  ports: async () => {
+    const ports = await listPorts();
+    const text = ports.length
+      ? ports.map((p) => `${p.path}${p.manufacturer ? `  ${p.manufacturer}` : ''}`).join('\n')
+      : 'no serial ports found';
+    return { ok: true, json: { ports }, text };
+  },
+
+  probe: async (v) => {
+    if (str(v, 'tcp')) {
+      // Over TCP the gateway talks to the bus at its own configured rate: trying four rates
+      // here would only reach the gateway four times.
+      const boards = await withBoard(v, (b) => b.scan(400), { needsCabinet: false });
+      const text = `over TCP the line's baud rate is a setting of the gateway (its own web page or tool), not of lockctl; through it ${boards.length ? `boards ${boards.join(', ')} answer` : 'no board answers: check the gateway’s serial settings (19200 8N1 is the boards’ factory rate)'}`;
+      return { ok: boards.length > 0, json: { gateway: true, boards }, text };
+    }
+    const results = await probeBaudRates((rate) => transportFrom(v, rate));
+    const answering = results.filter((r) => r.boards.length > 0);
+    const text = answering.length
+      ? answering.map((r) => `${r.baud} baud: boards ${r.boards.join(', ')}`).join('\n')
+      : 'no board answered at 9600, 19200, 57600 or 115200 baud: check wiring (A/B swapped?) and power';
+    return { ok: answering.length > 0, json: { results }, text };
+  },
+
+  scan: (v) =>
+    withBoard(
+      v,
+      async (board) => {
+        const boards = await board.scan(400);
+        return {
+          ok: boards.length > 0,
+          json: { boards },
+          text: boards.length
+            ? `boards answering: ${boards.join(', ')}`
+            : 'no board answered: check power and wiring',
+        };
+      },
+      { needsCabinet: false },
+    ),
+
+  status: (v) =>
+    withBoard(v, async (board) => {
+      const reading = await board.readDoors();
+      const silent = reading.boards.filter((b) => !b.reachable).map((b) => b.board);
+      const lines = reading.doors.map(doorLine);
+      if (silent.length)
+        lines.push(
+          `board${silent.length > 1 ? 's' : ''} ${silent.join(', ')} did not answer: ${silent.length > 1 ? 'their' : 'its'} doors are unknown (check power, address switches and wiring)`,
+        );
+      if (v.boards === undefined && v.cabinet === undefined)
+        lines.unshift(
+          `boards ${board.cabinet.boards.join(', ')} answered a broadcast (give --boards N or --cabinet FILE to check for missing ones)`,
+        );
+      return { ok: silent.length === 0, json: reading, text: lines.join('\n') };
+    }),
+
+  open: (v) =>
+    withBoard(v, async (board) => {
+      const position = int(v, 'position', RANGES.position);
+      const waitS = v.wait === undefined ? 0 : int(v, 'wait', RANGES.waitSeconds);
+      const { board: boardNo } = board.map.toAddress(position);
+      const opened = await board.open(position);
+      const text = [openSentence(opened, boardNo)];
+      let closed;
+      if (opened.outcome === 'opened' && waitS > 0) {
+        say(v, `${text[0]}; waiting up to ${waitS} s for it to be shut`);
+        text.shift();
+        closed = await board.watchClosed(position, {
+          leftOpenAfterMs: waitS * 1000,
+          giveUpAfterMs: waitS * 1000,
+          pollIntervalMs: 100,
+        });
+        text.push(closeSentence(position, closed, waitS));
+      }
+      const ok = opened.outcome === 'opened' && closed?.outcome !== 'left_open';
+      const json = {
+        position,
+        outcome: opened.outcome,
+        pulses: opened.pulses,
+        seenOpenAfterMs:
+          opened.seenOpenAfterMs === null ? null : Math.round(opened.seenOpenAfterMs),
+        elapsedMs: Math.round(opened.elapsedMs),
+        ...(closed ? { afterOpen: closed.outcome } : {}),
+      };
+      return { ok, json, text: text.join('\n') };
+    }),
+
+  cycle: (v) =>
+    withBoard(v, async (board) => {
+      const waitS = int(v, 'wait', RANGES.waitSeconds, 30);
+      say(
+        v,
+        `cycling doors ${describeRange(board.map.positions)}: shut each door after it opens (${waitS} s each)`,
+      );
+      const results = await board.cycle(waitS * 1000, (r) => say(v, cycleLine(r)));
+      const failed = results.filter((r) => !r.ok);
+      const text = failed.length
+        ? `FAILED: ${failed.length} of ${results.length} doors (${failed.map((f) => f.position).join(', ')})`
+        : `all ${results.length} doors opened and were shut again`;
+      return {
+        ok: failed.length === 0,
+        json: { results, failed: failed.map((f) => f.position) },
+        text,
+      };
+    }),
+
+  'unlock-time': (v) =>
+    withBoard(
+      v,
+      async (board) => {
+        const b = int(v, 'board', RANGES.board);
+        const set = v.set === undefined ? undefined : int(v, 'set', RANGES.unlockMs);
+        const ms =
+          set === undefined
+            ? await board.settings.unlockTime(b)
+            : await board.settings.setUnlockTime(b, set);
+        return {
+          ok: true,
+          json: { board: b, unlockTimeMs: ms },
+          text: `board ${b}: unlock pulse ${ms} ms${set === undefined ? '' : ' (set and confirmed by the board)'}`,
+        };
+      },
+      { needsCabinet: false },
+    ),
+
+  firmware: (v) =>
+    withBoard(v, async (board) => {
+      const versions = [];
+      for (const b of allBoards(v, board)) versions.push(await board.settings.firmware(b));
+      return {
+        ok: true,
+        json: { boards: versions },
+        text: versions
+          .map((f) => `board ${f.board}: firmware ${f.version} (build ${f.build})`)
+          .join('\n'),
+      };
+    }),
+};
+
+export function unknownCommand(name: string | undefined): never {
+  throw new UsageError(
+    name
+      ? `unknown command "${name}" (lockctl --help lists them)`
+      : 'give a command (lockctl --help lists them)',
+  );
+}

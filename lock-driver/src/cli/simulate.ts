@@ -1,0 +1,47 @@
+import { SimulatedCabinet } from '../simulator/cabinet';
+import { servePty, serveTcp } from '../simulator/serve';
+import type { Output } from './commands';
+import { RANGES, UsageError, baud, int, list, str, type Values } from './options';
+
+/** A simulated cabinet to practise on, with the faults a real bus has. */
+export async function simulate(v: Values): Promise<Output> {
+  const boards = int(v, 'boards', RANGES.boards, 1);
+  const positions = boards * 16;
+  const autoClose = str(v, 'auto-close');
+  const cabinet = new SimulatedCabinet({
+    boards,
+    hookBitMeansClosed: !v['inverted-hook'],
+    ...(autoClose === undefined ? {} : { autoCloseMs: int(v, 'auto-close', [1, 3_600_000]) }),
+    dropAfterUnlock: int(v, 'drop-after-unlock', [0, 100], 0),
+    deadBoards: list(v, 'dead-board').map((b) => int(b, 'dead-board', [0, boards - 1])),
+    jammed: list(v, 'jam').map((p) => int(p, 'jam', [1, positions])),
+    stateFile: str(v, 'state-file'),
+  });
+  const wire = { baudRate: baud(v), noise: Boolean(v.noise) };
+  const tcp = str(v, 'tcp');
+  if (tcp !== undefined && !/^\d+$/.test(tcp))
+    throw new UsageError(`simulate --tcp takes a port number to listen on, not "${tcp}"`);
+  const where = tcp
+    ? `tcp://127.0.0.1:${(await serveTcp(cabinet, int(v, 'tcp', [0, 65535]), wire)).port}`
+    : (await servePty(cabinet, wire)).path;
+  cabinet.on('unlock', (p: number) => process.stderr.write(`unlock pulse: door ${p}\n`));
+  // Ctrl-C or a kill ends the process normally, so the pseudo-terminal's socat goes too.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0));
+  const faults = [
+    ...(v['drop-after-unlock']
+      ? [`${str(v, 'drop-after-unlock')} replies lost after each unlock`]
+      : []),
+    ...list(v, 'dead-board').map((b) => `board ${b} dead`),
+    ...list(v, 'jam').map((p) => `door ${p} jammed`),
+    ...(v.noise ? ['noise on the line'] : []),
+  ];
+  const json = { listening: where, boards, faults };
+  process.stdout.write(
+    (v.json
+      ? JSON.stringify(json)
+      : `simulated cabinet of ${boards} board(s) listening on ${where}${faults.length ? `, faults: ${faults.join('; ')}` : ''} (Ctrl-C to stop)`) +
+      '\n',
+  );
+  await new Promise(() => {});
+  return { ok: true, json, text: '' };
+}
