@@ -72,9 +72,10 @@ export async function kioskStation(doors = '1:S,2:S,3:M,4:L', stationExtra = {})
 export async function kioskScene(
   doors = '1:S,2:S,3:M,4:L',
   stationExtra = {},
+  kioskExtra = {},
 ): Promise<KioskScene> {
   const { stack, scene } = await kioskStation(doors, stationExtra);
-  const configFile = writeTestKioskConfig(stack.url, scene.terminal.token);
+  const configFile = writeTestKioskConfig(stack.url, scene.terminal.token, kioskExtra);
   // Logs go to the rotating file under the kiosk's data directory only.
   const core = await KioskCore.start(loadKioskConfig(configFile), { stdout: false });
   const host = await startBrowserHost(core, RENDERER_DIR);

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashTechnicianPin } from '@locker/kiosk';
 import { client, waitFor } from '@locker/server/testing';
 import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
 
@@ -17,8 +18,14 @@ afterEach(async () => {
   k = undefined;
 });
 
-async function open(doors?: string, stationExtra = {}): Promise<{ k: KioskScene; page: Page }> {
-  k = await kioskScene(doors, stationExtra);
+const TECHNICIAN_PIN = '482913';
+
+async function open(
+  doors?: string,
+  stationExtra = {},
+  kioskExtra = {},
+): Promise<{ k: KioskScene; page: Page }> {
+  k = await kioskScene(doors, stationExtra, kioskExtra);
   page = await browser.newPage({ viewport: { width: 1080, height: 1600 } });
   await page.goto(`${k.host.url}?lang=en`);
   await page.getByText('Support: +383 38 555 000').waitFor();
@@ -58,7 +65,9 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
 
     await depositOnScreen(page, k, shipment.tracking_number);
     await page.getByRole('heading', { name: 'Door 1 is open' }).waitFor();
-    await expect.poll(() => page.locator('.door-highlight .door-number').textContent()).toBe('1');
+    await expect
+      .poll(() => page.locator('.cabinet-current .cabinet-number').textContent())
+      .toBe('1');
     k.cabinet.closeDoor(1, true);
     await page.getByText('Parcel deposited. The recipient gets the code by SMS.').waitFor();
     await page.getByRole('button', { name: 'Finish' }).click();
@@ -106,14 +115,25 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
   it('shows one neutral message for a wrong code, and a countdown once rate limited', async () => {
     const { page } = await open();
     await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+    await typeOnKeypad(page, '12345678');
     for (let attempt = 1; attempt <= 11; attempt++) {
-      await typeOnKeypad(page, '12345678');
-      await page.getByRole('button', { name: 'OK' }).click();
-      const expected =
-        attempt <= 10
-          ? 'This code is not valid. Please check it and try again.'
-          : /Too many attempts\. Please wait \d+ s\./;
-      await expect.poll(() => page.getByRole('alert').textContent()).toMatch(expected);
+      // The refused code stays typed: each OK sends it again.
+      await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/bridge/pickup')),
+        page.getByRole('button', { name: 'OK' }).click(),
+      ]);
+      const message = page.locator('.message');
+      if (attempt <= 10) {
+        await expect
+          .poll(() => message.textContent())
+          .toBe('This code is not valid. Please check it and try again.');
+      } else {
+        await expect
+          .poll(() => message.textContent())
+          .toMatch(/^Too many attempts\. Please wait \d+ s\.$/);
+        expect(await page.getByRole('alert').count()).toBe(0);
+        expect(await page.getByRole('button', { name: 'OK' }).isDisabled()).toBe(true);
+      }
     }
     // 88 key presses in Chromium: on a loaded 2-core machine that alone can take 30 s.
   }, 90_000);
@@ -179,10 +199,17 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
   });
 
   it('shows technicians where the sensors and the service disagree, and a silent controller', async () => {
-    const { k, page } = await open('1:S,2:S,3:S');
+    const { k, page } = await open(
+      '1:S,2:S,3:S',
+      {},
+      { technicianPinHash: hashTechnicianPin(TECHNICIAN_PIN) },
+    );
     const { door } = await k.scene.deposit(); // recorded, but nothing put in the simulator
     k.cabinet.setItem(3, true); // something left in a door the service counts as free
-    await page.goto(`${k.host.url}?lang=en#maintenance`);
+    await page.getByRole('button', { name: 'Help' }).click();
+    await page.getByRole('button', { name: 'Service menu' }).click();
+    await typeOnKeypad(page, TECHNICIAN_PIN);
+    await page.getByRole('button', { name: 'OK' }).click();
     await page.getByRole('heading', { name: 'Maintenance' }).waitFor();
     await page.getByText(`Station ${k.scene.station.code}`).waitFor();
     const row = (position: number) =>
@@ -223,11 +250,11 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
     const { page } = await open('1:S', { idleTimeoutSeconds: 2 });
     await page.getByRole('button', { name: 'Pick up a parcel' }).click();
     await typeOnKeypad(page, '1234');
-    expect(await page.locator('.keypad-display').textContent()).toBe('1234');
+    expect(await page.locator('.keypad-display').getAttribute('data-value')).toBe('1234');
     // 2 s idle; the wait leaves room for a loaded machine.
     await page.getByRole('button', { name: 'Pick up a parcel' }).waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Pick up a parcel' }).click();
-    expect((await page.locator('.keypad-display').textContent())?.trim()).toBe('');
+    expect(await page.locator('.keypad-display').getAttribute('data-value')).toBe('');
   });
 
   it('a courier takes a deposited return and an expired parcel out on screen; the merchant sees both coming back', async () => {

@@ -1,4 +1,5 @@
 import type { CabinetResponse, TerminalConfig } from '@locker/shared';
+import type { TechnicianApi } from './technician';
 
 // The one interface between the touchscreen and the kiosk core. Electron's preload and
 // the browser host both implement it; the renderer only ever sees this. Everything the
@@ -163,7 +164,7 @@ export function outOfService(condition: ServiceCondition): boolean {
   }
 }
 
-export interface KioskApi {
+export interface KioskApi extends TechnicianApi {
   getState(): Promise<KioskState>;
   pickup(code: string): Promise<PickupResult>;
   verifyCourier(courierNo: string): Promise<VerifyResult>;
@@ -196,6 +197,7 @@ export const KIOSK_METHODS = [
   'reopenReturn',
   'collectReturns',
   'readSensors',
+  'technicianLogin',
 ] as const satisfies readonly KioskMethod[];
 
 // Compile-time: a method added to KioskApi but not listed above fails here.

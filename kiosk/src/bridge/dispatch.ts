@@ -36,6 +36,8 @@ export function dispatch(api: KioskApi, method: KioskMethod, args: unknown[]): P
       return api.collectReturns(text(args[0]));
     case 'readSensors':
       return api.readSensors();
+    case 'technicianLogin':
+      return api.technicianLogin(text(args[0], 12));
     default: {
       const unknown: never = method;
       throw new TypeError(`no bridge method ${String(unknown)}`);

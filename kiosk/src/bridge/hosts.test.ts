@@ -18,6 +18,7 @@ const ARGS: Record<KioskMethod, string[]> = {
   reopenReturn: [],
   collectReturns: ['4711'],
   readSensors: [],
+  technicianLogin: ['482913'],
 };
 
 /** A core that records which method was called with what, and answers its name. */

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { PIN_HASH_PATTERN } from './technician';
 
 const LockSchema = z.discriminatedUnion('kind', [
   z.strictObject({
@@ -49,6 +50,11 @@ export const KioskConfigSchema = z
     /** How long a door may stay open before it counts as left open. */
     doorCloseTimeoutSeconds: z.number().positive().default(120),
     appVersion: z.string().max(64).default('kiosk-1.0.0'),
+    /** The service menu's PIN, as `pnpm --filter @locker/kiosk technician-pin` hashes it; never the PIN. */
+    technicianPinHash: z
+      .string()
+      .regex(PIN_HASH_PATTERN, 'a hash made by `technician-pin`, not the PIN itself')
+      .optional(),
   })
   .superRefine((config, ctx) => {
     if (config.cabinetFile === undefined && config.lock.boards === undefined)

@@ -22,6 +22,8 @@ import { DoorFlows } from './doorFlows';
 import { connectCabinet, type CabinetHardware } from './lock';
 import { createKioskLog, type KioskLog, type KioskLogOptions } from './log';
 import { refusalOf } from './refusal';
+import { TechnicianGate } from './technician';
+import type { TechnicianLogin } from '../bridge/technician';
 import { SessionTracker } from './sessions';
 
 /** While out of service, the heartbeat comes this often, so the kiosk recovers quickly. */
@@ -49,6 +51,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
   private heartbeatSeen = false;
   private lastHeartbeatAt = 0;
   private stopped = false;
+  private readonly technician: TechnicianGate;
 
   private constructor(
     readonly config: KioskConfig,
@@ -61,6 +64,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
     this.client = new TerminalClient(config.serverUrl, config.deviceToken, log, (e) =>
       this.observeCall(e),
     );
+    this.technician = new TechnicianGate(config.technicianPinHash);
     this.queue = new ConfirmQueue(db, this.client, {
       changed: () =>
         this.update({ pendingConfirms: this.queue.pending(), stuckConfirms: this.queue.stuck() }),
@@ -322,6 +326,11 @@ export class KioskCore extends EventEmitter implements KioskApi {
     if (this.heartbeatSeen && this.state.condition !== 'service_unreachable')
       void this.queue.replay();
     void this.pollCabinet().catch(() => undefined);
+  }
+
+  /** The service menu's PIN, checked against the configuration's hash; opens nothing. */
+  technicianLogin(pin: string): Promise<TechnicianLogin> {
+    return Promise.resolve(this.technician.login(pin));
   }
 
   /**

@@ -17,6 +17,7 @@ const bridge = {
   reopenReturn: () => invoke('reopenReturn'),
   collectReturns: (courierNo) => invoke('collectReturns', courierNo),
   readSensors: () => invoke('readSensors'),
+  technicianLogin: (pin) => invoke('technicianLogin', pin),
   subscribe: (listener: (state: KioskState) => void) => {
     const forward = (_event: unknown, state: KioskState) => listener(state);
     ipcRenderer.on('kiosk:state', forward);

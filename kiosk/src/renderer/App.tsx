@@ -1,13 +1,24 @@
-import { INITIAL_STATE, outOfService, type KioskState } from '../bridge/api';
-import { useEffect, useRef, useState } from 'react';
+import { INITIAL_STATE, type KioskState } from '../bridge/api';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { kiosk, subscribe } from './bridge';
-import { LANGUAGES } from './i18n';
-import { CourierScreen, MaintenanceScreen, PickupScreen, ReturnScreen } from './screens';
+import type { Language } from './i18n';
+import { OptionsProvider, useOptions } from './options';
+import { IdleWarning } from './parts/IdleWarning';
+import { useIdle } from './parts/useIdle';
+import { CourierScreen } from './screens/CourierScreen';
+import { HelpScreen } from './screens/HelpScreen';
+import { HomeScreen, type Task } from './screens/HomeScreen';
+import { PickupScreen } from './screens/PickupScreen';
+import { ReturnScreen } from './screens/ReturnScreen';
+import { OutOfServiceScreen as OutOfService } from './screens/OutOfServiceScreen';
+import { ServiceMenu } from './screens/ServiceMenu';
+import { cabinetColumns, doorIsOpen, outOfService } from './kioskView';
+import { speaker } from './speech/speaker';
 
-type Screen = 'home' | 'pickup' | 'return' | 'courier' | 'maintenance';
+type Route = 'home' | Task | 'service';
 
-// In service until the core says otherwise: no offline banner flashes while the screen loads.
+// In service until the core says otherwise: nothing flashes while the screen loads.
 const EMPTY: KioskState = INITIAL_STATE;
 
 function useKioskState(): KioskState {
@@ -19,99 +30,79 @@ function useKioskState(): KioskState {
   return state;
 }
 
-/**
- * Back to home after the configured idle time; every input is cleared by remounting.
- * Only touches and keys count as activity: state pushed by the core (every heartbeat)
- * must not keep an abandoned screen alive.
- */
-function useIdleTimeout(seconds: number, onIdle: () => void) {
-  const latest = useRef(onIdle);
-  latest.current = onIdle;
-  useEffect(() => {
-    let timer = setTimeout(() => latest.current(), seconds * 1000);
-    const reset = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => latest.current(), seconds * 1000);
-    };
-    const events = ['pointerdown', 'keydown'] as const;
-    events.forEach((e) => window.addEventListener(e, reset));
-    return () => {
-      clearTimeout(timer);
-      events.forEach((e) => window.removeEventListener(e, reset));
-    };
-  }, [seconds]);
+export function App({ defaultLanguage }: { defaultLanguage: Language }) {
+  const [helpOpen, setHelpOpen] = useState(false);
+  const openHelp = useCallback(() => setHelpOpen(true), []);
+  return (
+    <OptionsProvider defaultLanguage={defaultLanguage} openHelp={openHelp}>
+      <Kiosk helpOpen={helpOpen} closeHelp={() => setHelpOpen(false)} />
+    </OptionsProvider>
+  );
 }
 
-export function App() {
-  const { t, i18n } = useTranslation();
+function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => void }) {
+  const { i18n } = useTranslation();
+  const { options, reset } = useOptions();
   const state = useKioskState();
-  const [screen, setScreen] = useState<Screen>(
-    location.hash === '#maintenance' ? 'maintenance' : 'home',
-  );
+  const [route, setRoute] = useState<Route>('home');
   const [visit, setVisit] = useState(0);
-  const home = () => {
-    setScreen('home');
+  // One person's visit ends: home, every input cleared (remount), options back to default.
+  const home = useCallback(() => {
+    setRoute('home');
     setVisit((v) => v + 1);
-  };
-  // A technician reaches the door grid at #maintenance, from any screen.
-  useEffect(() => {
-    const follow = () => setScreen(location.hash === '#maintenance' ? 'maintenance' : 'home');
-    window.addEventListener('hashchange', follow);
-    return () => window.removeEventListener('hashchange', follow);
+    closeHelp();
+    reset();
+  }, [closeHelp, reset]);
+  const back = useCallback(() => {
+    setRoute('home');
+    setVisit((v) => v + 1);
   }, []);
-  const doorOpen = state.session?.active ?? false;
-  useIdleTimeout(state.config?.idle_timeout_seconds ?? 60, () => {
-    if (!doorOpen && screen !== 'maintenance') home();
-  });
-  const props = { state, home };
+  const { left, warning } = useIdle(
+    state.config?.idle_timeout_seconds ?? 60,
+    doorIsOpen(state),
+    home,
+  );
 
+  // The page's language and the options as classes on <html>: rem sizes follow them.
+  useEffect(() => {
+    const root = document.documentElement;
+    root.lang = i18n.language;
+    root.classList.toggle('low', options.low);
+    root.classList.toggle('contrast', options.contrast);
+    root.classList.toggle('large', options.large);
+  }, [i18n.language, options]);
+  useEffect(() => speaker.warmUp(), []);
+
+  const cause = outOfService(state);
+  const props = { state, columns: cabinetColumns(state), home, back };
+  const phone = state.config?.support_phone ?? '';
   return (
-    <div className="app" lang={i18n.language}>
-      <header className="top">
-        <h1>{t('title')}</h1>
-        <nav className="languages" aria-label={t('home.language')}>
-          {LANGUAGES.map((l) => (
-            <button
-              key={l.code}
-              type="button"
-              lang={l.code}
-              aria-pressed={i18n.language === l.code}
-              onClick={() => void i18n.changeLanguage(l.code)}
-            >
-              {l.name}
-            </button>
-          ))}
-        </nav>
-      </header>
-      {outOfService(state.condition) && (
-        <p className="offline" role="status">
-          {t('offline')}
-        </p>
-      )}
-      <main key={visit}>
-        {screen === 'home' && (
-          <div className="home-actions">
-            <button type="button" className="big" onClick={() => setScreen('pickup')}>
-              {t('home.pickup')}
-            </button>
-            <button type="button" className="big" onClick={() => setScreen('return')}>
-              {t('home.return')}
-            </button>
-            <button type="button" className="big big-quiet" onClick={() => setScreen('courier')}>
-              {t('home.courier')}
-            </button>
+    <div className="app">
+      {/* Nobody is sent away mid-visit: the calm screen waits for the next person. */}
+      {cause && route === 'home' && !helpOpen ? (
+        <OutOfService reason={cause} phone={phone} />
+      ) : (
+        <>
+          <div className="screen-host" key={visit} hidden={helpOpen}>
+            {route === 'home' && <HomeScreen start={setRoute} phone={phone} />}
+            {route === 'pickup' && <PickupScreen {...props} />}
+            {route === 'return' && <ReturnScreen {...props} />}
+            {route === 'courier' && <CourierScreen {...props} />}
+            {route === 'service' && <ServiceMenu {...props} />}
           </div>
-        )}
-        {screen === 'pickup' && <PickupScreen {...props} />}
-        {screen === 'return' && <ReturnScreen {...props} />}
-        {screen === 'courier' && <CourierScreen {...props} />}
-        {screen === 'maintenance' && <MaintenanceScreen {...props} />}
-      </main>
-      <footer className="bottom">
-        {state.config?.support_phone
-          ? t('support', { phone: state.config.support_phone })
-          : '\u00a0'}
-      </footer>
+          {helpOpen && (
+            <HelpScreen
+              phone={phone}
+              close={closeHelp}
+              openService={() => {
+                closeHelp();
+                setRoute('service');
+              }}
+            />
+          )}
+        </>
+      )}
+      {warning && route !== 'home' && <IdleWarning seconds={left} />}
     </div>
   );
 }

@@ -33,6 +33,7 @@ export const httpBridge = {
   reopenReturn: () => call('reopenReturn'),
   collectReturns: (no) => call('collectReturns', no),
   readSensors: () => call('readSensors'),
+  technicianLogin: (pin) => call('technicianLogin', pin),
 } satisfies KioskApi;
 
 export const kiosk: KioskApi =

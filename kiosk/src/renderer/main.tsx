@@ -1,12 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { setupI18n } from './i18n';
+import { isLanguage, setupI18n } from './i18n';
 import './styles.css';
 
-setupI18n(new URLSearchParams(location.search).get('lang') ?? 'sq');
+// The station's language: `?lang=` as the host opens the page; Albanian otherwise.
+const requested = new URLSearchParams(location.search).get('lang') ?? 'sq';
+const language = isLanguage(requested) ? requested : 'sq';
+setupI18n(language);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <App defaultLanguage={language} />
   </StrictMode>,
 );

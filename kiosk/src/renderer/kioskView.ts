@@ -1,0 +1,22 @@
+import { outOfService as cannotServe, type KioskState } from '../bridge/api';
+import type { OutOfServiceReason } from './screens/OutOfServiceScreen';
+
+// Readings of the core's state the screens share, in one place. The core judges; these
+// only pick what the screen needs.
+
+/** The core still drives or watches a door: no idle timeout, no out-of-service screen. */
+export function doorIsOpen(state: KioskState): boolean {
+  return state.session?.active ?? false;
+}
+
+/** Why nobody can be served right now, or null when the locker works (maybe degraded). */
+export function outOfService(state: KioskState): OutOfServiceReason | null {
+  const condition = state.condition;
+  if (!cannotServe(condition)) return null;
+  return condition as OutOfServiceReason;
+}
+
+/** The cabinet's columns of doors as they physically stand, from the cabinet file. */
+export function cabinetColumns(state: KioskState): number[][] | null {
+  return state.layout?.columns ?? null;
+}

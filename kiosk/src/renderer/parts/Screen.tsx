@@ -1,0 +1,66 @@
+import { useEffect, type ReactNode } from 'react';
+import { useOptions } from '../options';
+import { OptionsBar } from './OptionsBar';
+
+export type Tone = 'error' | 'warning' | 'info' | 'success';
+
+/** What went wrong or right, in one sentence; `speech` when the shown text ticks (countdowns). */
+export interface ScreenMessage {
+  text: string;
+  tone: Tone;
+  speech?: string;
+}
+
+interface Props {
+  /** For tests and styles: which screen this is. */
+  name: string;
+  heading: string;
+  /** The one sentence that says what to do now; spoken when it changes. */
+  instruction: string;
+  message?: ScreenMessage | null;
+  /** More to read (never a control): the code typed so far, the door number. */
+  info?: ReactNode;
+  /** The screen's controls: keypad, big buttons; or the cabinet map. */
+  main?: ReactNode;
+  /** On the screen's centre line, large: the open door's number. */
+  centre?: ReactNode;
+  /** The way back, and the primary action where it is not the keypad's OK. */
+  actions?: ReactNode;
+  /** `door`: the open door's number spans the whole width, on the centre line. */
+  variant?: 'door' | 'plain';
+  help?: boolean;
+}
+
+/**
+ * Every screen's frame. Reading matter sits at the top; every control lies in the lower
+ * two thirds (the lower half in the low layout): portrait stacks them, landscape puts the
+ * reading on the left and the keypad or buttons on the right.
+ */
+export function Screen(props: Props) {
+  const { say, options } = useOptions();
+  const spoken = props.message
+    ? `${props.message.speech ?? props.message.text} ${props.instruction}`
+    : `${props.heading}. ${props.instruction}`;
+  useEffect(() => say(spoken), [spoken, say, options.speech]);
+  return (
+    <div className={`screen screen-${props.variant ?? 'plain'}`} data-screen={props.name}>
+      <div className="screen-info">
+        <h1>{props.heading}</h1>
+        <p className="instruction">{props.instruction}</p>
+        {props.message && (
+          <p
+            className={`message message-${props.message.tone}`}
+            role={props.message.tone === 'error' ? 'alert' : 'status'}
+          >
+            {props.message.text}
+          </p>
+        )}
+        {props.info}
+      </div>
+      {props.centre && <div className="screen-centre">{props.centre}</div>}
+      {props.actions && <div className="screen-actions">{props.actions}</div>}
+      {props.main && <div className="screen-main">{props.main}</div>}
+      <OptionsBar help={props.help ?? true} />
+    </div>
+  );
+}

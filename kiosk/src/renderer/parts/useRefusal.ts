@@ -1,0 +1,92 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Refusal } from '../../bridge/api';
+import type { ScreenMessage } from './Screen';
+
+export type Shown = Refusal | { kind: 'unknown_courier' };
+
+/** Where the refusal came from: the same refusal suggests a different next step. */
+type Task = 'pickup' | 'return' | 'courier';
+
+/**
+ * The refusal on screen and its one sentence. A rate limit is no mistake of this person's:
+ * a neutral "please wait N s" that counts down, keeps OK off, and clears itself at zero.
+ */
+export function useRefusal(task: Task, supportPhone: string) {
+  const { t } = useTranslation();
+  const [refusal, setRefusal] = useState<Shown | null>(null);
+  const [seconds, setSeconds] = useState(0);
+  useEffect(() => {
+    if (refusal?.kind !== 'rate_limited') return;
+    const until = Date.now() + refusal.retryAfterSeconds * 1000;
+    const tick = () => {
+      const left = Math.ceil((until - Date.now()) / 1000);
+      if (left <= 0) setRefusal(null);
+      else setSeconds(left);
+    };
+    tick();
+    const timer = setInterval(tick, 250);
+    return () => clearInterval(timer);
+  }, [refusal]);
+
+  let message: ScreenMessage | null = null;
+  if (refusal) {
+    const kind = refusal.kind;
+    switch (kind) {
+      case 'rate_limited': {
+        const first = t('errors.rate_limited', { seconds: refusal.retryAfterSeconds });
+        message = {
+          text: t('errors.rate_limited', { seconds: seconds || refusal.retryAfterSeconds }),
+          tone: 'info',
+          speech: first,
+        };
+        break;
+      }
+      case 'unavailable':
+        message = { text: t('errors.unavailable'), tone: 'warning' };
+        break;
+      case 'door_failed':
+        message = {
+          text: t('errors.door_failed', { door: refusal.door, phone: supportPhone }),
+          tone: 'error',
+        };
+        break;
+      case 'cabinet_full':
+        message = {
+          text:
+            task === 'return'
+              ? t('errors.cabinet_full_return')
+              : t('errors.cabinet_full', { size: refusal.size ?? '' }),
+          tone: 'error',
+        };
+        break;
+      case 'unknown_courier':
+        message = { text: t('courier.unknown'), tone: 'error' };
+        break;
+      case 'invalid_code':
+      case 'courier_not_verified':
+      case 'not_found':
+        message = { text: t(`errors.${kind}`), tone: 'error' };
+        break;
+      default: {
+        const never: never = kind;
+        throw new Error(`unhandled refusal ${String(never)}`);
+      }
+    }
+  }
+  return {
+    message,
+    refuse: setRefusal,
+    clear: () => setRefusal(null),
+    /** OK stays off while a rate limit counts down. */
+    locked: refusal?.kind === 'rate_limited',
+  };
+}
+
+export function isRefusal(value: unknown): value is Refusal {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !['door_open', 'door_unknown'].includes((value as { kind: string }).kind)
+  );
+}

@@ -1,0 +1,145 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Refusal } from '../../bridge/api';
+import { kiosk } from '../bridge';
+import { BackButton } from '../parts/BackButton';
+import { DoorScreen } from '../parts/DoorScreen';
+import { staleOf, type Stale } from '../parts/doorStep';
+import { Keypad } from '../parts/Keypad';
+import { Screen } from '../parts/Screen';
+import { isRefusal, useRefusal } from '../parts/useRefusal';
+import { CollectScreen } from './CollectScreen';
+import { FreeDoors } from './FreeDoors';
+import { supportPhone, type ScreenProps } from './props';
+import { TRACKING_MAX, TRACKING_MIN } from './ReturnScreen';
+
+const COURIER_MIN = 4;
+
+export function CourierScreen(props: ScreenProps) {
+  const { state, columns, home, back } = props;
+  const { t } = useTranslation();
+  const [courierNo, setCourierNo] = useState('');
+  const [courier, setCourier] = useState<{ no: string; name: string } | null>(null);
+  const [tracking, setTracking] = useState('');
+  const [opened, setOpened] = useState<{ door: number; stale: Stale } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [collecting, setCollecting] = useState(false);
+  const refusal = useRefusal('courier', supportPhone(state));
+
+  const verify = async () => {
+    setBusy(true);
+    const answer = await kiosk
+      .verifyCourier(courierNo)
+      .catch((): Refusal => ({ kind: 'unavailable' }));
+    setBusy(false);
+    if (answer.kind === 'verified') {
+      setCourier({ no: courierNo, name: answer.courierName });
+      refusal.clear();
+    } else refusal.refuse(answer.kind === 'unknown' ? { kind: 'unknown_courier' } : answer);
+  };
+  const deposit = async () => {
+    if (!courier) return;
+    setBusy(true);
+    refusal.clear();
+    const stale = staleOf(state.session);
+    const answer = await kiosk
+      .deposit(courier.no, tracking)
+      .catch((): Refusal => ({ kind: 'unavailable' }));
+    setBusy(false);
+    if (isRefusal(answer)) refusal.refuse(answer);
+    else {
+      setTracking('');
+      setOpened({ door: answer.door, stale });
+    }
+  };
+
+  if (!courier) {
+    return (
+      <Screen
+        name="courier-login"
+        heading={t('courier.title')}
+        instruction={t('courier.instruction')}
+        message={refusal.message}
+        actions={<BackButton onClick={back} />}
+        main={
+          <Keypad
+            value={courierNo}
+            onChange={setCourierNo}
+            onSubmit={() => void verify()}
+            onCancel={back}
+            minLength={COURIER_MIN}
+            maxLength={20}
+            groups={[4]}
+            label={t('courier.instruction')}
+            busy={busy}
+            locked={refusal.locked}
+            acceptLetters
+          />
+        }
+      />
+    );
+  }
+  if (collecting) {
+    return <CollectScreen {...props} courierNo={courier.no} back={() => setCollecting(false)} />;
+  }
+  if (opened) {
+    return (
+      <DoorScreen
+        name="courier-door"
+        state={state}
+        columns={columns}
+        door={opened.door}
+        stale={opened.stale}
+        texts={{
+          open: t('courier.put'),
+          done: t('courier.deposited'),
+          amiss: t('courier.shutEmpty'),
+        }}
+        closedActions={
+          <>
+            <button type="button" className="secondary" onClick={home}>
+              {t('courier.finish')}
+            </button>
+            <button type="button" className="primary" onClick={() => setOpened(null)}>
+              {t('courier.next')}
+            </button>
+          </>
+        }
+      />
+    );
+  }
+  return (
+    <Screen
+      name="courier-ready"
+      heading={t('courier.hello', { name: courier.name })}
+      instruction={t('courier.scan')}
+      message={refusal.message}
+      info={<FreeDoors state={state} />}
+      actions={
+        <>
+          <button type="button" className="secondary" onClick={home}>
+            {t('courier.finish')}
+          </button>
+          <button type="button" className="secondary" onClick={() => setCollecting(true)}>
+            {t('courier.collect')}
+          </button>
+        </>
+      }
+      main={
+        <Keypad
+          value={tracking}
+          onChange={setTracking}
+          onSubmit={() => void deposit()}
+          onCancel={back}
+          minLength={TRACKING_MIN}
+          maxLength={TRACKING_MAX}
+          groups={[4]}
+          label={t('courier.scan')}
+          busy={busy}
+          locked={refusal.locked}
+          acceptLetters
+        />
+      }
+    />
+  );
+}

@@ -1,0 +1,142 @@
+import axe from 'axe-core';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const ORIENTATIONS = {
+  portrait: { width: 1080, height: 1920 },
+  landscape: { width: 1920, height: 1080 },
+} as const;
+export type Orientation = keyof typeof ORIENTATIONS;
+export const LANGUAGES = ['sq', 'sr', 'tr', 'en'] as const;
+
+/** WCAG 2 A and AA by axe-core (7:1 contrast too in high-contrast mode): zero violations. */
+export async function checkAxe(page: Page, screen: string): Promise<void> {
+  // The kiosk's CSP refuses inline scripts (rightly); evaluating through the DevTools
+  // protocol runs the checker without weakening it.
+  await page.evaluate(axe.source);
+  const contrast = await page.evaluate(() =>
+    document.documentElement.classList.contains('contrast'),
+  );
+  const result = await page.evaluate(
+    (tags) => (window as unknown as { axe: typeof axe }).axe.run(document, { runOnly: tags }),
+    contrast
+      ? ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa', 'wcag2aaa']
+      : ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'],
+  );
+  expect(
+    result.violations.map(
+      (v) => `${screen}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    ),
+  ).toEqual([]);
+}
+
+interface Box {
+  name: string;
+  primary: boolean;
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** Every button a finger can reach now: shown, and not covered by something else. */
+function buttons(page: Page): Promise<Box[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('button')]
+      .filter((b) => {
+        if (b.offsetParent === null) return false;
+        const r = b.getBoundingClientRect();
+        const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+        return hit !== null && b.contains(hit);
+      })
+      .map((b) => {
+        const r = b.getBoundingClientRect();
+        return {
+          name: b.getAttribute('aria-label') ?? b.textContent ?? '',
+          primary: b.matches('.primary, .key-primary, .big'),
+          left: r.left,
+          top: r.top,
+          right: r.right,
+          bottom: r.bottom,
+        };
+      })
+      .filter((b) => b.right > b.left),
+  );
+}
+
+/**
+ * Touch targets: 64 × 64 px at least, primary actions 96 px tall, 16 px between any two;
+ * and all of them in the reach zone: the lower two thirds, the lower half in low layout.
+ */
+export async function checkControls(page: Page, screen: string): Promise<void> {
+  const boxes = await buttons(page);
+  expect(boxes.length, `${screen}: has controls`).toBeGreaterThan(0);
+  const viewport = page.viewportSize()!;
+  const low = await page.evaluate(() => document.documentElement.classList.contains('low'));
+  const reachTop = viewport.height * (low ? 1 / 2 : 1 / 3);
+  const problems: string[] = [];
+  for (const b of boxes) {
+    const width = b.right - b.left;
+    const height = b.bottom - b.top;
+    if (width < 63.5 || height < 63.5) problems.push(`${b.name}: ${width}×${height} px`);
+    if (b.primary && height < 95.5) problems.push(`${b.name}: primary ${height} px tall`);
+    if (b.top < reachTop - 0.5) problems.push(`${b.name}: top ${b.top} above ${reachTop}`);
+    if (b.bottom > viewport.height + 0.5) problems.push(`${b.name}: off screen`);
+  }
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i]!;
+      const c = boxes[j]!;
+      const gap = Math.max(c.left - a.right, a.left - c.right, c.top - a.bottom, a.top - c.bottom);
+      if (gap < 15.5) problems.push(`${a.name} and ${c.name}: ${gap.toFixed(1)} px apart`);
+    }
+  }
+  expect(problems, `${screen}: controls`).toEqual([]);
+}
+
+/** Body text at least 28 px, headings at least 48 px; no text cut off the screen. */
+export async function checkText(page: Page, screen: string): Promise<void> {
+  const problems = await page.evaluate(() => {
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim();
+      const element = node.parentElement;
+      if (!text || !element || element.closest('[hidden], svg')) continue;
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      const size = parseFloat(getComputedStyle(element).fontSize);
+      const heading = element.closest('h1');
+      if (size < 27.5) found.push(`"${text.slice(0, 30)}": ${size} px`);
+      if (heading && size < 47.5) found.push(`heading "${text.slice(0, 30)}": ${size} px`);
+      if (box.bottom > innerHeight + 1 || box.right > innerWidth + 1)
+        found.push(`"${text.slice(0, 30)}": off screen`);
+      const frame = element.closest('.screen-info')?.getBoundingClientRect();
+      if (frame && box.bottom > frame.bottom + 1) found.push(`"${text.slice(0, 30)}": cut off`);
+    }
+    return found;
+  });
+  expect(problems, `${screen}: text`).toEqual([]);
+}
+
+/** The open door's number: at least 160 px, on the screen's vertical centre line. */
+export async function checkDoorNumber(page: Page, screen: string): Promise<void> {
+  const number = await page.locator('.door-number-value').evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return {
+      size: parseFloat(getComputedStyle(element).fontSize),
+      centre: (box.left + box.right) / 2,
+    };
+  });
+  const width = page.viewportSize()!.width;
+  expect(number.size, `${screen}: door number size`).toBeGreaterThanOrEqual(160);
+  expect(Math.abs(number.centre - width / 2), `${screen}: door number off centre`).toBeLessThan(
+    width * 0.02,
+  );
+}
+
+export async function checkScreen(page: Page, screen: string): Promise<void> {
+  await checkAxe(page, screen);
+  await checkControls(page, screen);
+  await checkText(page, screen);
+}

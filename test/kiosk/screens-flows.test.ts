@@ -1,0 +1,164 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashTechnicianPin } from '@locker/kiosk';
+import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
+import { checkControls, checkScreen } from './screenChecks';
+
+const PIN = '482913';
+const PORTRAIT = { width: 1080, height: 1920 };
+
+let browser: Browser;
+let k: KioskScene;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  k = await kioskScene('1:S,2:S,3:M', {}, { technicianPinHash: hashTechnicianPin(PIN) });
+});
+afterAll(async () => {
+  await k.stop();
+  await browser.close();
+});
+
+async function openPage(scene: KioskScene): Promise<Page> {
+  const page = await browser.newPage({ viewport: PORTRAIT });
+  await page.goto(`${scene.host.url}?lang=en`);
+  await page.locator('[data-screen="home"]').waitFor();
+  return page;
+}
+
+const ok = (page: Page) => page.locator('.key-primary');
+const shown = (page: Page) => page.locator('.keypad-display').getAttribute('data-value');
+
+describe('screen flows', () => {
+  it('rate limited: a neutral countdown, OK off, the code kept, and OK back by itself at zero', async () => {
+    await k.stack.sql`delete from rate_limit_windows`;
+    const page = await openPage(k);
+    try {
+      await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+      await typeOnKeypad(page, '12345678');
+      for (let attempt = 1; attempt <= 10; attempt++) {
+        await Promise.all([
+          page.waitForResponse((r) => r.url().endsWith('/bridge/pickup')),
+          ok(page).click(),
+        ]);
+      }
+      // The window's first hits age: the limit ends a few seconds after the next attempt.
+      await k.stack.sql`
+        update rate_limit_windows
+           set attempts = array(select a - interval '55 seconds' from unnest(attempts) a)`;
+      await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/bridge/pickup')),
+        ok(page).click(),
+      ]);
+      const message = page.locator('.message');
+      await expect
+        .poll(() => message.textContent())
+        .toMatch(/^Too many attempts\. Please wait \d+ s\.$/);
+      expect(await message.getAttribute('class')).toContain('message-info');
+      expect(await page.getByRole('alert').count()).toBe(0);
+      expect(await ok(page).isDisabled()).toBe(true);
+      expect(await shown(page)).toBe('12345678');
+      await checkScreen(page, 'rate-limited');
+      // Counts down to an automatic re-enable; it never ends on "wait 0 s".
+      await message.waitFor({ state: 'detached', timeout: 20_000 });
+      expect(await ok(page).isEnabled()).toBe(true);
+      expect(await shown(page)).toBe('12345678');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('help from an entry screen returns to it with what was typed', async () => {
+    const page = await openPage(k);
+    try {
+      await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+      await typeOnKeypad(page, '1234');
+      await page.getByRole('button', { name: 'Help' }).click();
+      await page.locator('[data-screen="help"]').waitFor();
+      await page.getByText('Support: +383 38 555 000').waitFor();
+      expect(await page.getByRole('img', { name: /Scan this code/ }).count()).toBe(1);
+      await page.getByRole('button', { name: 'The door will not close' }).click();
+      await page.getByText('push the door until it clicks', { exact: false }).waitFor();
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.getByRole('button', { name: 'My parcel is not inside' }).click();
+      await page.getByText('call support with your code', { exact: false }).waitFor();
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.locator('[data-screen="pickup"]').waitFor();
+      expect(await shown(page)).toBe('1234');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('the service menu refuses a wrong PIN and opens the maintenance view for the right one', async () => {
+    const page = await openPage(k);
+    try {
+      await page.getByRole('button', { name: 'Help' }).click();
+      await page.getByRole('button', { name: 'Service menu' }).click();
+      await page.locator('[data-screen="service-pin"]').waitFor();
+      await typeOnKeypad(page, '000000');
+      // The PIN is never shown, only dots.
+      expect(await page.locator('.keypad-display').textContent()).toBe('••••••');
+      await ok(page).click();
+      await page.getByText('Wrong PIN.').waitFor();
+      expect(await page.getByRole('heading', { name: 'Maintenance' }).count()).toBe(0);
+      await typeOnKeypad(page, PIN);
+      await ok(page).click();
+      await page.getByRole('heading', { name: 'Maintenance' }).waitFor();
+      await page.locator('.sensors').waitFor();
+      await page.getByRole('button', { name: 'Leave the service menu' }).click();
+      await page.locator('[data-screen="home"]').waitFor();
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('idle time', () => {
+  let idle: KioskScene;
+  beforeAll(async () => {
+    idle = await kioskScene('1:S,2:S', { idleTimeoutSeconds: 21 });
+  });
+  afterAll(() => idle.stop());
+
+  it('warns 20 s before the timeout, within reach; "I need more time" extends it', async () => {
+    const page = await openPage(idle);
+    try {
+      await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+      await typeOnKeypad(page, '12');
+      const warning = page.getByRole('alertdialog');
+      await warning.waitFor({ timeout: 10_000 });
+      await warning.getByText(/goes back to the start in (1\d|20) s/).waitFor();
+      await checkControls(page, 'idle-warning');
+      await page.getByRole('button', { name: 'I need more time' }).click();
+      await warning.waitFor({ state: 'detached' });
+      expect(await shown(page)).toBe('12');
+      // Left alone, it warns again and then goes home, clearing what was typed.
+      await warning.waitFor({ timeout: 10_000 });
+      await page.locator('[data-screen="home"]').waitFor({ timeout: 40_000 });
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it('never times out while a door is open', async () => {
+    const page = await openPage(idle);
+    try {
+      const { code, door } = await idle.scene.deposit();
+      await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+      await typeOnKeypad(page, code);
+      await ok(page).click();
+      await page.locator('.door-open').waitFor();
+      // Past the whole idle time: still the door screen, and no warning.
+      await page.waitForTimeout(23_000);
+      expect(await page.locator('.door-open').count()).toBe(1);
+      expect(await page.getByRole('alertdialog').count()).toBe(0);
+      idle.cabinet.closeDoor(door, false);
+      await page.locator('.door-closed_ok').waitFor();
+      // The pickup's report has gone out before the scene is stopped.
+      await expect.poll(async () => (await idle.core.getState()).pendingConfirms).toBe(0);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+});
