@@ -23,4 +23,16 @@ describe('kiosk log', () => {
       msg: 'refused',
     });
   });
+
+  it('drops a line logged after it closed instead of throwing (a request still in flight at stop)', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'kiosk-log-'));
+    const { log, close } = await createKioskLog(dataDir, { stdout: false });
+    log.info('before');
+    await close();
+    expect(() => log.error({ error: 'late' }, 'background task failed')).not.toThrow();
+    await new Promise((r) => setImmediate(r));
+    const text = readFileSync(path.join(dataDir, 'logs', 'kiosk.1.log'), 'utf8');
+    expect(text).toContain('before');
+    expect(text).not.toContain('background task failed');
+  });
 });

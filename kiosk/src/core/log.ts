@@ -27,12 +27,16 @@ export async function createKioskLog(dataDir: string, options: KioskLogOptions =
   });
   const streams: pino.StreamEntry[] = [{ stream: file }];
   if (options.stdout ?? true) streams.push({ stream: process.stdout });
-  const log = pino(
-    { level: options.level ?? 'info', base: { app: 'kiosk' } },
-    pino.multistream(streams),
-  );
+  const destinations = pino.multistream(streams);
+  const log = pino({ level: options.level ?? 'info', base: { app: 'kiosk' } }, destinations);
   const close = () =>
     new Promise<void>((resolve) => {
+      // A request still in flight when the kiosk stops may log after this: its line must
+      // not reach the ended file, where it would throw "SonicBoom destroyed".
+      const entry = (destinations.streams as (pino.StreamEntry & { id?: number })[]).find(
+        (s) => s.stream === file,
+      );
+      if (entry?.id !== undefined) destinations.remove(entry.id);
       file.once('close', () => resolve());
       file.end();
     });
