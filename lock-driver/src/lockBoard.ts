@@ -17,6 +17,13 @@ import { decodeLockStates } from './protocol/status';
 import type { Transport } from './transport/transport';
 import { BoardSettings } from './boardSettings';
 
+/**
+ * Reads of a board before it counts as silent. A noisy RS-485 line corrupts a reply now
+ * and then (one in ten on a bad day): two reads made such a line read as a silent board
+ * about once in a hundred opens, and the kiosk then pulsed nothing and said "unknown".
+ */
+const READ_ATTEMPTS = 4;
+
 export interface LockBoardOptions {
   transport: Transport;
   /** Boards, wiring and polarity: the cabinet file (or a default one). */
@@ -28,7 +35,7 @@ export interface LockBoardOptions {
   /** How long a door may take to be seen open after its unlock. */
   openTimeoutMs?: number;
   replyTimeoutMs?: number;
-  /** Status reads tried before a board counts as silent. */
+  /** Status reads tried before a board counts as silent (default READ_ATTEMPTS). */
   readAttempts?: number;
   logger?: FrameLogger;
 }
@@ -109,7 +116,7 @@ export class LockBoard {
 
   /** A board's status, tried `readAttempts` times; undefined when it stays silent. */
   private async readBoard(board: number): Promise<ResponseFrame | undefined> {
-    const attempts = this.options.readAttempts ?? 2;
+    const attempts = this.options.readAttempts ?? READ_ATTEMPTS;
     for (let i = 0; i < attempts; i++) {
       const frame = await this.tryBoardStatus(board, false);
       if (frame) return frame;
@@ -194,7 +201,7 @@ export class LockBoard {
         turnaroundMs: this.options.turnaroundMs ?? 20,
         pollIntervalMs: this.options.pollIntervalMs ?? 20,
         openTimeoutMs: this.options.openTimeoutMs ?? 1500,
-        attempts: this.options.readAttempts ?? 2,
+        attempts: this.options.readAttempts ?? READ_ATTEMPTS,
       },
     ).finally(() => this.opening.delete(position));
     this.opening.set(position, attempt);

@@ -78,7 +78,7 @@ describe.each<Wire>(['pty', 'tcp'])('field failures over %s', (wire) => {
   it('keeps its outcome through a noisy line (junk bytes, bad checksums)', async () => {
     const { board, unlocksOnWire: unlocks } = await cabinetOn(wire, { boards: 1 }, 200, {
       noise: true,
-      noiseRate: 0.4,
+      noiseRate: 0.3,
     });
     for (const p of [1, 2, 3]) expect((await board.open(p)).outcome).toBe('opened');
     expect(unlocks).toEqual([1, 2, 3]);

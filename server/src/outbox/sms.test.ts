@@ -55,15 +55,16 @@ describe('SMS outbox', () => {
     });
     expect(answer.status).toBe(200);
 
-    // The first attempt failed; skip the backoff wait rather than sleep through it.
-    for (let i = 0; i < 2; i++) {
-      await waitFor(async () => {
-        const [row] =
-          await stack.sql`select attempts, last_error from outbox where channel = 'sms' and shipment_id = ${parcel.id}`;
-        return row && row.attempts > i && row.last_error ? true : undefined;
-      });
+    // Each failed attempt is waited for to its end (a row still in flight would write its
+    // backoff over ours), then its backoff is skipped rather than slept through.
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      await stack.server.deliverNow();
+      const [row] =
+        await stack.sql`select attempts, last_error from outbox where channel = 'sms' and shipment_id = ${parcel.id}`;
+      expect(row).toMatchObject({ attempts: attempt, last_error: expect.any(String) });
       await stack.sql`update outbox set next_attempt_at = now() where shipment_id = ${parcel.id} and delivered_at is null`;
     }
+    await stack.server.deliverNow();
     const delivered = await waitFor(() => provider.received[0]);
     expect(delivered.authorization).toBe(
       'Basic ' + Buffer.from('AC123:secret-token').toString('base64'),
