@@ -27,5 +27,11 @@ export { serialTransport, type SerialOptions } from './transport/serial';
 export { tcpTransport, type TcpOptions } from './transport/tcp';
 export { BAUD_RATES, type BaudRate } from './protocol/frame';
 export { SimulatedCabinet, type CabinetOptions } from './simulator/cabinet';
-export { servePty, serveTcp, type PtySimulator, type TcpSimulator } from './simulator/serve';
+export {
+  servePty,
+  serveTcp,
+  type PtySimulator,
+  type TcpSimulator,
+  type WireOptions,
+} from './simulator/serve';
 export { probeBaudRates } from './probe';

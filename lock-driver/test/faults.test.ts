@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   LockBoard,
   SimulatedCabinet,
@@ -13,86 +13,50 @@ import {
   serveTcp,
   serialTransport,
   tcpTransport,
-  type CabinetOptions,
-  type Transport,
 } from '../src/index';
+import { afterThisTest, until, wiredCabinet, type Wire } from './wiredCabinet';
 
 // Every failure of the field, on the real serial code path (a pseudo-terminal) and over
 // TCP. Reply timeouts are generous: under load a slow reply must not become a failure.
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function until<T>(probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('not in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-type Wire = 'pty' | 'tcp';
-
-async function cabinetOn(
-  wire: Wire,
-  options: CabinetOptions,
-  replyTimeoutMs = 1000,
-  line: { noise?: boolean; noiseRate?: number } = {},
-) {
-  const cabinet = new SimulatedCabinet(options);
-  const unlocksOnWire: number[] = [];
-  cabinet.on('unlock', (p: number) => unlocksOnWire.push(p));
-  let transport: Transport;
-  if (wire === 'pty') {
-    const sim = await servePty(cabinet, { baudRate: 19200, ...line });
-    cleanups.push(() => sim.close());
-    transport = serialTransport({ path: sim.path, initialBackoffMs: 100, maxBackoffMs: 400 });
-  } else {
-    const gateway = await serveTcp(cabinet, 0, { baudRate: 19200, ...line });
-    cleanups.push(() => gateway.close());
-    transport = tcpTransport({ host: '127.0.0.1', port: gateway.port, initialBackoffMs: 100 });
-  }
-  const board = await LockBoard.connect({
-    transport,
-    cabinet: defaultCabinet(options.boards),
-    replyTimeoutMs,
-  });
-  cleanups.push(
-    () => cabinet.stop(),
-    () => board.close(),
-  );
-  return { cabinet, board, unlocksOnWire };
-}
 
 describe.each<Wire>(['pty', 'tcp'])('field failures over %s', (wire) => {
   it('opens a door whose status replies are lost after the pulse: one unlock frame, outcome opened', async () => {
-    const { board, unlocksOnWire } = await cabinetOn(wire, { boards: 1, dropAfterUnlock: 2 }, 250);
+    const { board, unlocksOnWire } = await wiredCabinet(
+      wire,
+      { boards: 1, dropAfterUnlock: 2 },
+      { replyTimeoutMs: 250 },
+    );
     const result = await board.open(9);
     expect(result).toMatchObject({ outcome: 'opened', pulses: 1 });
     expect(unlocksOnWire).toEqual([9]);
   });
 
   it('keeps its outcome through a noisy line (junk bytes, bad checksums)', async () => {
-    const { board, unlocksOnWire: unlocks } = await cabinetOn(wire, { boards: 1 }, 200, {
-      noise: true,
-      noiseRate: 0.3,
-    });
+    const { board, unlocksOnWire: unlocks } = await wiredCabinet(
+      wire,
+      { boards: 1 },
+      {
+        replyTimeoutMs: 200,
+        line: { noise: true, noiseRate: 0.3 },
+      },
+    );
     for (const p of [1, 2, 3]) expect((await board.open(p)).outcome).toBe('opened');
     expect(unlocks).toEqual([1, 2, 3]);
   });
 
   it('reports an already-open door without pulsing it', async () => {
-    const { board, cabinet, unlocksOnWire } = await cabinetOn(wire, { boards: 1 });
+    const { board, cabinet, unlocksOnWire } = await wiredCabinet(wire, { boards: 1 });
     cabinet.openDoor(4);
     expect(await board.open(4)).toMatchObject({ outcome: 'already_open', pulses: 0 });
     expect(unlocksOnWire).toEqual([]);
   });
 
   it('reads the two live boards of three while the middle one is dead', async () => {
-    const { board } = await cabinetOn(wire, { boards: 3, deadBoards: [1] }, 300);
+    const { board } = await wiredCabinet(
+      wire,
+      { boards: 3, deadBoards: [1] },
+      { replyTimeoutMs: 300 },
+    );
     const reading = await board.readDoors();
     expect(reading.boards.map((b) => b.reachable)).toEqual([true, false, true]);
     expect(reading.doors.filter((d) => d.known)).toHaveLength(32);
@@ -101,7 +65,7 @@ describe.each<Wire>(['pty', 'tcp'])('field failures over %s', (wire) => {
   });
 
   it('refuses an unlock time out of range before sending and checks the echo', async () => {
-    const { board, cabinet } = await cabinetOn(wire, { boards: 1 });
+    const { board, cabinet } = await wiredCabinet(wire, { boards: 1 });
     await expect(board.settings.setUnlockTime(0, 100_000)).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
@@ -127,12 +91,12 @@ describe('boots in any order', () => {
       cabinet: defaultCabinet(1),
       replyTimeoutMs: 1000,
     });
-    cleanups.push(() => board.close());
+    afterThisTest(() => board.close());
     await expect(board.open(1)).rejects.toMatchObject({ code: 'DISCONNECTED' });
     expect(log[0]).toMatch(/^warn: waiting for .*ttyUSB0.* does not exist/);
     const cabinet = new SimulatedCabinet({ boards: 1 });
     const sim = await servePty(cabinet, {}, devicePath);
-    cleanups.push(
+    afterThisTest(
       () => sim.close(),
       () => cabinet.stop(),
     );
@@ -151,11 +115,11 @@ describe('boots in any order', () => {
       cabinet: defaultCabinet(1),
       replyTimeoutMs: 1000,
     });
-    cleanups.push(() => board.close());
+    afterThisTest(() => board.close());
     await expect(board.readDoors()).rejects.toMatchObject({ code: 'DISCONNECTED' });
     const cabinet = new SimulatedCabinet({ boards: 1 });
     const gateway = await serveTcp(cabinet, port);
-    cleanups.push(
+    afterThisTest(
       () => gateway.close(),
       () => cabinet.stop(),
     );
@@ -174,7 +138,7 @@ describe('boots in any order', () => {
       cabinet: defaultCabinet(1),
       replyTimeoutMs: 1000,
     });
-    cleanups.push(
+    afterThisTest(
       () => gateway.close(),
       () => cabinet.stop(),
       () => board.close(),

@@ -1,50 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  LockBoard,
-  defaultCabinet,
-  SimulatedCabinet,
-  servePty,
-  serveTcp,
-  serialTransport,
-  tcpTransport,
-} from '../src/index';
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function until<T>(probe: () => Promise<T | undefined>, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('not in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { describe, expect, it } from 'vitest';
+import { LockBoard, defaultCabinet, serialTransport } from '../src/index';
+import { until, wiredCabinet } from './wiredCabinet';
 
 async function overPty(boards = 3) {
-  const cabinet = new SimulatedCabinet({ boards, itemsAt: boards > 1 ? [2, 17] : [2] });
-  const sim = await servePty(cabinet, { baudRate: 19200 });
-  const transport = serialTransport({
-    path: sim.path,
-    baudRate: 19200,
-    initialBackoffMs: 100,
-    maxBackoffMs: 400,
-  });
-  // Generous reply timeout: a loaded machine must not turn a slow reply into a failure.
-  const board = await LockBoard.connect({
-    transport,
-    cabinet: defaultCabinet(boards),
-    replyTimeoutMs: 1000,
-  });
-  cleanups.push(
-    () => cabinet.stop(),
-    () => sim.close(),
-    () => board.close(),
-  );
-  return { cabinet, sim, board };
+  const wired = await wiredCabinet('pty', { boards, itemsAt: boards > 1 ? [2, 17] : [2] });
+  return { ...wired, sim: wired.pty! };
 }
 
 describe('the driver against the simulator through a pseudo-terminal (real serial code path)', () => {
@@ -102,21 +62,10 @@ describe('the driver against the simulator through a pseudo-terminal (real seria
 
 describe('the driver against the simulator over TCP (bus gateway)', () => {
   it('works the same and reconnects after the gateway drops the connection', async () => {
-    const cabinet = new SimulatedCabinet({ boards: 2 });
-    const gateway = await serveTcp(cabinet);
-    const board = await LockBoard.connect({
-      transport: tcpTransport({ host: '127.0.0.1', port: gateway.port, initialBackoffMs: 50 }),
-      cabinet: defaultCabinet(2),
-      replyTimeoutMs: 1000,
-    });
-    cleanups.push(
-      () => cabinet.stop(),
-      () => gateway.close(),
-      () => board.close(),
-    );
+    const { board, gateway } = await wiredCabinet('tcp', { boards: 2 });
     expect((await board.readDoors()).doors).toHaveLength(32);
     expect((await board.open(20)).outcome).toBe('opened');
-    gateway.disconnectAll();
+    gateway!.disconnectAll();
     expect(
       await until(async () => {
         const door = await board.readDoor(20);
