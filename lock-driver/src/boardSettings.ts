@@ -15,17 +15,35 @@ export interface FirmwareVersion {
   raw: string;
 }
 
+/**
+ * Read-only queries are asked again when a reply is lost (a real bus loses some); asking
+ * twice changes nothing on the board. Settings that write are sent once.
+ */
+const QUERY_ATTEMPTS = 3;
+
 /** A board's own settings: unlock pulse, baud, firmware. Technician commands, never the kiosk's. */
 export class BoardSettings {
   constructor(private readonly bus: Bus) {}
 
+  private async query(bytes: Buffer, board: number, cmd: number) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [frame] = await this.bus.request({
+          bytes,
+          expect: { kind: 'one', match: (f) => f.board === board && f.cmd === cmd },
+        });
+        return frame!;
+      } catch (error) {
+        const lost = error instanceof LockDriverError && error.code === 'TIMEOUT';
+        if (!lost || attempt >= QUERY_ATTEMPTS) throw error;
+      }
+    }
+  }
+
   /** The unlock pulse length of a board, in milliseconds. */
   async unlockTime(board: number): Promise<number> {
-    const [frame] = await this.bus.request({
-      bytes: requests.queryUnlockTime(board),
-      expect: { kind: 'one', match: (f) => f.board === board && f.cmd === Reply.unlockTime },
-    });
-    return ((frame!.data[2] << 8) | frame!.data[3]) * 10;
+    const frame = await this.query(requests.queryUnlockTime(board), board, Reply.unlockTime);
+    return ((frame.data[2] << 8) | frame.data[3]) * 10;
   }
 
   /**
@@ -75,16 +93,13 @@ export class BoardSettings {
 
   /** The firmware query (F5, answered by B6). */
   async firmware(board: number): Promise<FirmwareVersion> {
-    const [frame] = await this.bus.request({
-      bytes: requests.firmware(board),
-      expect: { kind: 'one', match: (f) => f.board === board && f.cmd === Reply.firmware },
-    });
-    const [d1, d2, d3, d4] = frame!.data;
+    const frame = await this.query(requests.firmware(board), board, Reply.firmware);
+    const [d1, d2, d3, d4] = frame.data;
     return {
       board,
       version: `${d1}.${d2}`,
       build: (d3 << 8) | d4,
-      raw: hex(frame!.raw),
+      raw: hex(frame.raw),
     };
   }
 }

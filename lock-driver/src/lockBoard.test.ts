@@ -278,4 +278,21 @@ describe('board settings', () => {
     const { board } = await connect({ boards: 1 });
     expect(await board.settings.firmware(0)).toMatchObject({ board: 0, version: '1.6' });
   });
+
+  it('asks a query again when its reply is lost, up to three times; a setting is sent once', async () => {
+    const { board, cabinet, written } = await connect({ boards: 1 }, { replyTimeoutMs: 60 });
+    const sentOf = (cmd: number) => written.filter((w) => w[2] === cmd).length;
+    cabinet.loseReplies(2);
+    expect(await board.settings.firmware(0)).toMatchObject({ version: '1.6' });
+    expect(sentOf(0xf5)).toBe(3);
+    cabinet.loseReplies(2);
+    expect(await board.settings.unlockTime(0)).toBe(550);
+    cabinet.loseReplies(3);
+    await expect(board.settings.firmware(0)).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(sentOf(0xf5)).toBe(6);
+    cabinet.loseReplies(1);
+    const setsBefore = written.length;
+    await expect(board.settings.setUnlockTime(0, 1200)).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(written.length - setsBefore).toBe(1);
+  });
 });

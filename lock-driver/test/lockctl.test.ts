@@ -178,9 +178,12 @@ describe('lockctl on a healthy cabinet (pseudo-terminal)', () => {
 
   it('reads each board’s firmware version', async () => {
     const firmware = await lockctl('firmware', '--port', sim.where, '--boards', '2');
-    expect(firmware.stdout).toBe(
-      'board 0: firmware 1.6 (build 42)\nboard 1: firmware 1.6 (build 42)\n',
-    );
+    // Code and stderr in the comparison, so a failure says why.
+    expect(firmware).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: 'board 0: firmware 1.6 (build 42)\nboard 1: firmware 1.6 (build 42)\n',
+    });
   });
 });
 

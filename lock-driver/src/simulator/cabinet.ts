@@ -139,6 +139,11 @@ export class SimulatedCabinet extends EventEmitter implements BoardSide {
     else this.unresponsive.add(board);
   }
 
+  /** Fault: the next `count` replies are lost on the line (the requests reach the board). */
+  loseReplies(count: number): void {
+    this.toDrop = count;
+  }
+
   stop(): void {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();

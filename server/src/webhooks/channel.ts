@@ -37,8 +37,17 @@ interface Target {
   body: string;
 }
 
-/** The endpoint told us it is gone: stop sending to it until the merchant enables it. */
-async function disableEndpoint(sql: Sql, endpointId: string, reason: string): Promise<void> {
+/**
+ * The endpoint told us it is gone: stop sending to it until the merchant enables it. Its
+ * other waiting deliveries are set aside; the one in flight is left to its own outcome, so
+ * it keeps the reason the endpoint gave (and is never seen half-way with another).
+ */
+async function disableEndpoint(
+  sql: Sql,
+  endpointId: string,
+  reason: string,
+  inFlightId: string,
+): Promise<void> {
   await sql.begin(async (tx) => {
     const [endpoint] = await tx<{ organization_id: string; url: string }[]>`
       update webhook_endpoints set disabled_at = now(), disabled_reason = ${reason}
@@ -48,7 +57,7 @@ async function disableEndpoint(sql: Sql, endpointId: string, reason: string): Pr
     await tx`
       update outbox set failed_at = now(), last_error = 'endpoint disabled'
        where channel = 'webhook' and payload->>'endpoint_id' = ${endpointId}
-         and delivered_at is null and failed_at is null`;
+         and delivered_at is null and failed_at is null and id <> ${inFlightId}`;
     await tx`
       insert into alerts (kind, message)
       values ('webhook_endpoint_disabled',
@@ -99,7 +108,7 @@ export function webhookChannel(sql: Sql): ChannelPolicy<QueuedWebhook> {
       if (status >= 200 && status <= 299) return;
       const reason = `endpoint answered ${status}`;
       if (status === 410) {
-        await disableEndpoint(sql, endpoint_id!, reason);
+        await disableEndpoint(sql, endpoint_id!, reason, message.id);
         throw new DeliveryError(reason, { permanent: true });
       }
       const wait =
