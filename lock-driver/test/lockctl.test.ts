@@ -4,12 +4,32 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { once } from 'node:events';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLockctl } from '../src/cli/run';
 
 const run = promisify(execFile);
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../bin/lockctl.mjs');
 
+/**
+ * lockctl run through its entry point inside this process, its streams captured: most
+ * tests, as starting a process (and compiling the CLI) for each call costs seconds on a
+ * loaded machine.
+ */
 export async function lockctl(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runLockctl(args, {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    stdin: Readable.from([]),
+  });
+  return { code, stdout, stderr };
+}
+
+/** lockctl as a technician types it: its own process, through the installed bin. */
+export async function lockctlProcess(...args: string[]) {
   try {
     const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { timeout: 30_000 });
     return { code: 0, stdout, stderr };
@@ -55,7 +75,7 @@ afterAll(() => {
 
 describe('lockctl on a healthy cabinet (pseudo-terminal)', () => {
   it('scans the bus and reads every door, as text and as JSON', async () => {
-    const scan = await lockctl('scan', '--port', sim.where, '--json');
+    const scan = await lockctlProcess('scan', '--port', sim.where, '--json');
     expect(JSON.parse(scan.stdout)).toEqual({ ok: true, boards: [0, 1] });
     const status = await lockctl('status', '--port', sim.where, '--boards', '2', '--json');
     const { doors } = JSON.parse(status.stdout) as { doors: { closed: boolean }[] };
@@ -123,7 +143,10 @@ describe('lockctl on a healthy cabinet (pseudo-terminal)', () => {
         if (complete.length >= 4) resolve(complete.slice(0, 4));
       });
     });
+    // The port is free again only once the monitor has exited.
+    const exited = once(monitor, 'exit');
     monitor.kill();
+    await exited;
     const frames = lines.map(
       (l) => JSON.parse(l) as { at: string; direction: string; frame: string },
     );
@@ -307,7 +330,10 @@ describe('lockctl on a faulty cabinet behind a TCP gateway', () => {
           if (line) resolve(JSON.parse(line));
         });
       });
+      // The port is free again only once the monitor has exited.
+      const exited = once(monitor, 'exit');
       monitor.kill();
+      await exited;
       expect(marked.note).toMatch(/^(noise \(not a frame\)|BAD CHECKSUM \(frame dropped\))$/);
       expect(marked.frame).toMatch(/^[0-9A-F]{2}( [0-9A-F]{2})*$/);
     } finally {
@@ -325,7 +351,7 @@ describe('lockctl on a faulty cabinet behind a TCP gateway', () => {
 
 describe('lockctl usage', () => {
   it('says one line and exits 2 for a mistyped option, a bad value or a missing connection, with JSON when asked', async () => {
-    const typo = await lockctl('open', '--tcp', gateway, '--positon', '3', '--json');
+    const typo = await lockctlProcess('open', '--tcp', gateway, '--positon', '3', '--json');
     expect(typo.code).toBe(2);
     expect(JSON.parse(typo.stdout)).toEqual({
       ok: false,
@@ -348,7 +374,7 @@ describe('lockctl usage', () => {
   });
 
   it('explains a missing port with exit code 3', async () => {
-    const missing = await lockctl('status', '--port', '/dev/ttyUSB77', '--json');
+    const missing = await lockctlProcess('status', '--port', '/dev/ttyUSB77', '--json');
     expect(missing.code).toBe(3);
     expect(JSON.parse(missing.stdout)).toEqual({
       ok: false,

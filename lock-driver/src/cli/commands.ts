@@ -1,3 +1,4 @@
+import { io } from './io';
 import { probeBaudRates } from '../probe';
 import { describeRange } from '../mapping';
 import { cycleLine, closeSentence, doorLine, openSentence } from './sentences';
@@ -13,7 +14,7 @@ export interface Output {
 }
 
 const say = (v: Values, line: string) => {
-  if (!v.json) process.stdout.write(line + '\n');
+  if (!v.json) io().stdout.write(line + '\n');
 };
 
 function allBoards(v: Values, board: { cabinet: { boards: number[] } }) {

@@ -1,3 +1,4 @@
+import { io } from './io';
 import { createInterface } from 'node:readline';
 import { writeCabinetFile } from '../cabinet/file';
 import type { CabinetFile, LockAddress } from '../cabinet/schema';
@@ -9,11 +10,11 @@ import { RANGES, UsageError, int, str, type Values } from './options';
 
 /** Questions on stderr, answers line by line from stdin (a person, or a test driving it). */
 function prompter() {
-  const rl = createInterface({ input: process.stdin, terminal: false });
+  const rl = createInterface({ input: io().stdin, terminal: false });
   const lines = rl[Symbol.asyncIterator]();
   return {
     ask: async (question: string): Promise<string> => {
-      process.stderr.write(`${question} `);
+      io().stderr.write(`${question} `);
       const next = await lines.next();
       if (next.done) throw new UsageError('map stopped: no more answers on the input');
       return String(next.value).trim();
@@ -51,7 +52,7 @@ async function commission(
   ask: (q: string) => Promise<string>,
 ): Promise<Map<number, LockAddress>> {
   const doors = new Map<number, LockAddress>();
-  process.stderr.write(
+  io().stderr.write(
     `shut every door; lockctl opens the locks of boards ${board.cabinet.boards.join(', ')} one by one\n`,
   );
   for (const b of board.cabinet.boards)
@@ -80,12 +81,12 @@ async function commission(
           number < RANGES.position[0] ||
           number > RANGES.position[1]
         ) {
-          process.stderr.write(`"${answer}" is not a door number (1-${RANGES.position[1]})\n`);
+          io().stderr.write(`"${answer}" is not a door number (1-${RANGES.position[1]})\n`);
           continue;
         }
         const taken = doors.get(number);
         if (taken) {
-          process.stderr.write(
+          io().stderr.write(
             `door ${number} is already board ${taken.board} lock ${taken.lock + 1}; which number is this one?\n`,
           );
           continue;

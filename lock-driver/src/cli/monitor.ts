@@ -1,3 +1,4 @@
+import { io } from './io';
 import type { FrameLogger } from '../bus';
 import { withBoard } from './connect';
 import type { Output } from './commands';
@@ -13,7 +14,7 @@ export async function monitor(v: Values): Promise<Output> {
     const line = v.json
       ? JSON.stringify({ ...entry, at: entry.at.toISOString() })
       : `${entry.at.toISOString()}  ${entry.direction === 'tx' ? '→' : '←'}  ${entry.frame}${entry.note ? `   <- ${entry.note}` : ''}`;
-    process.stdout.write(line + '\n');
+    io().stdout.write(line + '\n');
   };
   const logger: FrameLogger = {
     frame: (direction, _b, frame, at) => print({ at, direction, frame }),
@@ -31,7 +32,7 @@ export async function monitor(v: Values): Promise<Output> {
       for (;;) {
         const reading = await board.readDoors();
         for (const b of reading.boards.filter((x) => !x.reachable))
-          process.stderr.write(`board ${b.board} did not answer\n`);
+          io().stderr.write(`board ${b.board} did not answer\n`);
         await new Promise((r) => setTimeout(r, interval));
       }
     },

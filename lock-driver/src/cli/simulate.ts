@@ -1,3 +1,4 @@
+import { io } from './io';
 import { SimulatedCabinet } from '../simulator/cabinet';
 import { servePty, serveTcp } from '../simulator/serve';
 import type { Output } from './commands';
@@ -24,7 +25,7 @@ export async function simulate(v: Values): Promise<Output> {
   const where = tcp
     ? `tcp://127.0.0.1:${(await serveTcp(cabinet, int(v, 'tcp', [0, 65535]), wire)).port}`
     : (await servePty(cabinet, wire)).path;
-  cabinet.on('unlock', (p: number) => process.stderr.write(`unlock pulse: door ${p}\n`));
+  cabinet.on('unlock', (p: number) => io().stderr.write(`unlock pulse: door ${p}\n`));
   // Ctrl-C or a kill ends the process normally, so the pseudo-terminal's socat goes too.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0));
   const faults = [
@@ -36,7 +37,7 @@ export async function simulate(v: Values): Promise<Output> {
     ...(v.noise ? ['noise on the line'] : []),
   ];
   const json = { listening: where, boards, faults };
-  process.stdout.write(
+  io().stdout.write(
     (v.json
       ? JSON.stringify(json)
       : `simulated cabinet of ${boards} board(s) listening on ${where}${faults.length ? `, faults: ${faults.join('; ')}` : ''} (Ctrl-C to stop)`) +
