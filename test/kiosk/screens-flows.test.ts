@@ -160,7 +160,9 @@ describe('idle time', () => {
       idle.cabinet.closeDoor(door, false);
       await page.locator('.door-closed_ok').waitFor();
       // The pickup's report has gone out before the scene is stopped.
-      await expect.poll(async () => (await idle.core.getState()).pendingConfirms).toBe(0);
+      await expect
+        .poll(async () => (await idle.core.getState()).pendingConfirms, { timeout: 20_000 })
+        .toBe(0);
     } finally {
       await page.close();
     }
