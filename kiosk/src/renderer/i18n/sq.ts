@@ -57,10 +57,14 @@ export const sq: Messages = {
     toTakeOut: 'Pako për t’u marrë: {{count}}',
     collectNone: 'Këtu nuk ka asgjë për t’u marrë.',
     collectTake: 'Nxirreni pakon dhe mbyllni derën.',
-    progress: '{{index}} nga {{count}}',
-    stop: 'Ndalo',
+    progress: 'Pakoja {{index}} nga {{count}}',
+    stop: 'Ndalo pas kësaj dere',
+    tracking: 'Numri i gjurmimit {{number}}',
     collectDone: 'Gjithçka u mor. Faleminderit!',
-    collectStopped: 'U ndal. Pakot që nuk u morën mbeten në stacion.',
+    collectStopping: 'Mbylleni këtë derë. Asnjë derë tjetër nuk do të hapet.',
+    collectStopped: 'U ndal. Pako të mbetura për më vonë: {{count}}',
+    collectRest: 'Përfundoi. Pako ende në stacion: {{count}}',
+    collectDown: 'Dyert nuk mund të hapen tani. Pako ende në stacion: {{count}}',
     collectTaken: 'Pakoja u mor.',
     collectLeft: 'Pakoja është ende brenda, prandaj mbetet në stacion.',
     unknown: 'Korrieri nuk u njoh. Kontrolloni numrin dhe provoni përsëri.',
@@ -108,7 +112,14 @@ export const sq: Messages = {
       'Shtyjeni derën fort dhe tërhiqeni sërish. Nëse mbetet e mbyllur, telefononi mbështetjen: pakoja juaj është e sigurt.',
     doorNotOpenReported: 'Dera {{door}} u raportua. Telefononi mbështetjen dhe ata do ta hapin.',
     report: 'Raporto derën {{door}}',
-    reported: 'Faleminderit. Dera {{door}} u raportua.',
+    reportedSent: 'Faleminderit. Dera {{door}} u raportua dhe u hoq nga përdorimi.',
+    reportedQueued:
+      'Dera {{door}} u raportua. Stacioni është pa lidhje, prandaj raporti dërgohet sapo të kthehet lidhja.',
+    doorNotOpenNext:
+      'Nëse pakoja juaj është pas saj, telefononi mbështetjen: ata do ta hapin për ju.',
+    doorWontCloseNext:
+      'Mund të largoheni tani. Pakoja juaj është regjistruar; telefononi mbështetjen nëse ju duhet.',
+    notInsideNext: 'Mbyllni derën, pastaj telefononi mbështetjen me kodin ose numrin e gjurmimit.',
     doorWontClose: 'Dera nuk mbyllet',
     doorWontCloseAdvice:
       'Sigurohuni që asgjë nuk del jashtë, pastaj shtyjeni derën derisa të kërcasë. Nëse ende nuk mbyllet, telefononi mbështetjen.',
