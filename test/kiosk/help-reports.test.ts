@@ -1,11 +1,14 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '@locker/server';
+import { REPO_ROOT, type RunningServer } from '@locker/server';
 import { waitFor } from '@locker/server/testing';
 import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
 import { queuedReports, restart } from './restart';
 import { checkScreen } from './screenChecks';
 
+const SHOTS = path.join(REPO_ROOT, 'test-results/screens');
 const PORTRAIT = { width: 1080, height: 1920 };
 
 let browser: Browser;
@@ -59,6 +62,8 @@ describe('help topics that report', () => {
       await page.getByText('You can leave now.', { exact: false }).waitFor();
       expect(await page.getByRole('button', { name: `Report door ${door}` }).count()).toBe(0);
       await checkScreen(page, 'help-reported');
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SHOTS, 'portrait-en-help-reported.png') });
       // It reached the service before the screen said so: nothing waits in the queue.
       expect(await doorState(k, door)).toEqual({ outOfService: true, alerts: 1 });
       expect(queuedReports(k.core.config.dataDir)).toEqual([]);

@@ -67,6 +67,8 @@ export const en = {
     collectStopped: 'Stopped. Parcels left for later: {{count}}',
     collectRest: 'Done. Parcels still in the locker: {{count}}',
     collectDown: 'The doors cannot be opened right now. Parcels still in the locker: {{count}}',
+    summaryTaken: 'Taken',
+    summaryLeft: 'Left for later',
     collectTaken: 'Parcel taken.',
     collectLeft: 'The parcel is still inside, so it stays in the locker.',
     unknown: 'Courier not recognised. Check the number and try again.',

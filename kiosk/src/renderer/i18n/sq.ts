@@ -65,6 +65,8 @@ export const sq: Messages = {
     collectStopped: 'U ndal. Pako të mbetura për më vonë: {{count}}',
     collectRest: 'Përfundoi. Pako ende në stacion: {{count}}',
     collectDown: 'Dyert nuk mund të hapen tani. Pako ende në stacion: {{count}}',
+    summaryTaken: 'Të marra',
+    summaryLeft: 'Mbetur për më vonë',
     collectTaken: 'Pakoja u mor.',
     collectLeft: 'Pakoja është ende brenda, prandaj mbetet në stacion.',
     unknown: 'Korrieri nuk u njoh. Kontrolloni numrin dhe provoni përsëri.',

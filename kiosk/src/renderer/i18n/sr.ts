@@ -65,6 +65,8 @@ export const sr: Messages = {
     collectStopped: 'Zaustavljeno. Paketa ostavljenih za kasnije: {{count}}',
     collectRest: 'Gotovo. Paketa još u paketomatu: {{count}}',
     collectDown: 'Vrata trenutno ne mogu da se otvore. Paketa još u paketomatu: {{count}}',
+    summaryTaken: 'Preuzeto',
+    summaryLeft: 'Ostavljeno za kasnije',
     collectTaken: 'Paket je preuzet.',
     collectLeft: 'Paket je još unutra, pa ostaje u paketomatu.',
     unknown: 'Kurir nije prepoznat. Proverite broj i pokušajte ponovo.',

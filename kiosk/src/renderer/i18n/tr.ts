@@ -65,6 +65,8 @@ export const tr: Messages = {
     collectStopped: 'Durduruldu. Sonraya kalan kargo: {{count}}',
     collectRest: 'Bitti. Dolapta kalan kargo: {{count}}',
     collectDown: 'Kapaklar şu anda açılamıyor. Dolapta kalan kargo: {{count}}',
+    summaryTaken: 'Alınan',
+    summaryLeft: 'Sonraya kalan',
     collectTaken: 'Kargo alındı.',
     collectLeft: 'Kargo hâlâ içeride, bu yüzden dolapta kalıyor.',
     unknown: 'Kurye tanınmadı. Numarayı kontrol edip tekrar deneyin.',

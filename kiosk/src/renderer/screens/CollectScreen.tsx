@@ -91,6 +91,22 @@ export function CollectScreen({
       }
       message={refusal.message}
       info={ended && <Countdown seconds={FINAL_SECONDS} onEnd={home} />}
+      main={
+        collection &&
+        ended &&
+        collection.total > 0 && (
+          <dl className="collect-summary">
+            <div>
+              <dt>{t('courier.summaryTaken')}</dt>
+              <dd>{collection.taken}</dd>
+            </div>
+            <div>
+              <dt>{t('courier.summaryLeft')}</dt>
+              <dd>{collection.total - collection.taken}</dd>
+            </div>
+          </dl>
+        )
+      }
       actions={
         ended ? (
           <button type="button" className="primary" onClick={home}>
