@@ -76,6 +76,11 @@ export class CollectFlow {
             continue;
           }
           const closed = await this.flows.watch(s);
+          // The kiosk stops: no other door opens (the rest stay for the next courier).
+          if (!closed && this.flows.stopped) {
+            ended = 'stopped';
+            break;
+          }
           if (!closed) continue;
           s.to({ phase: 'closed', ...judged('collect', closed.itemPresent) });
           // Still inside: the courier left it, and it stays the locker's.

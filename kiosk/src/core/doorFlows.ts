@@ -54,6 +54,11 @@ export class DoorFlows {
     this.stopping.abort();
   }
 
+  /** The kiosk is stopping: no flow opens another door. */
+  get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
   // background, unlock, watch and reportFault are shared with the courier's take-out
   // (collectFlow.ts): the same door steps, one door after another.
 
