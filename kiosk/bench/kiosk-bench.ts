@@ -1,6 +1,7 @@
 /**
  * The kiosk's three speed figures, measured end to end on this machine:
- *   1. keypad submit in Chromium → the unlock frame on the simulator's wire;
+ *   1. keypad submit in Chromium → the unlock frame on the simulator's wire (a socat pty
+ *      pair at 19200 baud: the driver's serial code path);
  *   2. 10,000 queued confirms replayed to the real server;
  *   3. renderer ready from a cold Chromium start;
  *   4. touch on the speaker button → first audio of the spoken instruction scheduled,
@@ -10,11 +11,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { chromium, type Page } from 'playwright-core';
-import { SimulatedCabinet, serveTcp } from '@locker/lock-driver';
+import { SimulatedCabinet, servePty } from '@locker/lock-driver';
 import {
   createCourier,
   createOrganization,
@@ -44,12 +45,13 @@ const quiet = { stdout: false };
 const pct = (v: number[], p: number) =>
   [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((p / 100) * v.length))]!;
 
-function kioskConfig(serverUrl: string, token: string, gatewayPort: number): string {
+/** The kiosk on the simulated cabinet's serial line: the driver's real serial code path. */
+function kioskConfig(serverUrl: string, token: string, devicePath: string): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'kiosk-bench-')), 'kiosk.json');
   writeKioskConfig(file, {
     serverUrl,
     deviceToken: token,
-    lock: { kind: 'tcp', host: '127.0.0.1', port: gatewayPort, boards: 1 },
+    lock: { kind: 'serial', path: devicePath, baudRate: 19200, boards: 3 },
     dataDir: './data',
   });
   return file;
@@ -101,6 +103,7 @@ async function touchToFirstWord(page: Page): Promise<number> {
 }
 
 async function main() {
+  const loadAtStart = loadavg();
   execFileSync('pnpm', ['--filter', '@locker/kiosk', 'build'], {
     cwd: REPO_ROOT,
     stdio: 'ignore',
@@ -116,7 +119,8 @@ async function main() {
     pickupCodeSecret: SECRET,
   });
   const cabinet = new SimulatedCabinet({ boards: 3 });
-  const gateway = await serveTcp(cabinet, 0, { baudRate: 19200 });
+  // Behind a socat pseudo-terminal pair, at the board's 19200 baud, as on a kiosk's USB adapter.
+  const gateway = await servePty(cabinet, { baudRate: 19200 });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
@@ -140,13 +144,33 @@ async function main() {
         join doors d on d.station_id = ${kb1!.id} and d.position = p.n`;
     const terminal = await createTerminal(db.sql, 'KB1');
     const core = await KioskCore.start(
-      loadKioskConfig(kioskConfig(server.url, terminal.token, gateway.port)),
+      loadKioskConfig(kioskConfig(server.url, terminal.token, gateway.path)),
       quiet,
     );
     const host = await startBrowserHost(core, RENDERER_DIR);
     const page = await browser.newPage({ viewport: { width: 1080, height: 1600 } });
     await page.goto(`${host.url}?lang=en`);
     const submitToUnlock: number[] = [];
+    // Where the time goes: the service's /pickup round trip, timed around the core's call.
+    const serviceAnswer: number[] = [];
+    const pickupCall = core.client.pickup.bind(core.client);
+    // ...and the door driver: from the core's open() to the frame on the wire.
+    const driverToWire: number[] = [];
+    let openCalledAt = 0;
+    const board = core.hardware.board;
+    const open = board.open.bind(board);
+    board.open = (...args: Parameters<typeof open>) => {
+      openCalledAt = performance.now();
+      return open(...args);
+    };
+    core.client.pickup = async (code) => {
+      const t0 = performance.now();
+      try {
+        return await pickupCall(code);
+      } finally {
+        serviceAnswer.push(performance.now() - t0);
+      }
+    };
     for (const [index, code] of pickups.codes.entries()) {
       const door = index + 1;
       await db.sql`delete from rate_limit_windows`; // measuring latency, not the limit
@@ -162,7 +186,9 @@ async function main() {
       );
       const submitted = performance.now();
       await page.getByRole('button', { name: 'OK' }).click();
-      submitToUnlock.push((await unlocked) - submitted);
+      const unlockedAt = await unlocked;
+      submitToUnlock.push(unlockedAt - submitted);
+      driverToWire.push(unlockedAt - openCalledAt);
       await page.getByRole('heading', { name: `Door ${door} is open` }).waitFor();
       cabinet.closeDoor(door, false);
       await page.getByText('Thank you! Enjoy your parcel.').waitFor();
@@ -177,7 +203,7 @@ async function main() {
     const queued = await seedParcels(db.sql, org.id, kb2!.id, CONFIRMS);
     const replayTerminal = await createTerminal(db.sql, 'KB2');
     const replayCore = await KioskCore.start(
-      loadKioskConfig(kioskConfig(server.url, replayTerminal.token, gateway.port)),
+      loadKioskConfig(kioskConfig(server.url, replayTerminal.token, gateway.path)),
       quiet,
     );
     const closedAt = new Date(Date.now() - 60_000);
@@ -196,7 +222,7 @@ async function main() {
     >`select count(*)::int as n from shipments where destination_station_id = ${kb2!.id} and status = 'collected'`;
     // 3. Renderer ready from a cold start: a new Chromium each time.
     const readyCore = await KioskCore.start(
-      loadKioskConfig(kioskConfig(server.url, terminal.token, gateway.port)),
+      loadKioskConfig(kioskConfig(server.url, terminal.token, gateway.path)),
       quiet,
     );
     const readyHost = await startBrowserHost(readyCore, RENDERER_DIR);
@@ -223,7 +249,7 @@ async function main() {
     await readyCore.stop();
 
     console.log(
-      '\nKiosk, this machine (2 cores), real server and PostgreSQL, simulator at 19200 baud',
+      `\nKiosk, this machine (2 cores, load average ${loadAtStart[0]!.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end), real server and PostgreSQL, simulator on a pty at 19200 baud`,
     );
     console.table([
       {
@@ -231,6 +257,18 @@ async function main() {
         p50: +pct(submitToUnlock, 50).toFixed(1),
         p95: +pct(submitToUnlock, 95).toFixed(1),
         max: +Math.max(...submitToUnlock).toFixed(1),
+      },
+      {
+        measure: '  of which the service answering /pickup (HTTP + PostgreSQL), ms',
+        p50: +pct(serviceAnswer, 50).toFixed(1),
+        p95: +pct(serviceAnswer, 95).toFixed(1),
+        max: +Math.max(...serviceAnswer).toFixed(1),
+      },
+      {
+        measure: '  of which the driver: open() → frame on the pty, ms',
+        p50: +pct(driverToWire, 50).toFixed(1),
+        p95: +pct(driverToWire, 95).toFixed(1),
+        max: +Math.max(...driverToWire).toFixed(1),
       },
       {
         measure: 'renderer ready from cold Chromium start (5 starts), ms',

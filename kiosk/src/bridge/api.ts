@@ -32,7 +32,24 @@ export type DepositResult = DoorOpened | DoorUnknown | Refusal;
 export type ReturnResult = DoorOpened | DoorUnknown | Refusal;
 export type VerifyResult =
   { kind: 'verified'; courierName: string } | { kind: 'unknown' } | Refusal;
-export type CollectResult = { kind: 'collecting'; count: number } | Refusal;
+/** `id`: the collection's, as `state.collection` carries it. */
+export type CollectResult = { kind: 'collecting'; count: number; id: number } | Refusal;
+/** Stopping finishes the door that is open (it is never left open) and opens no other. */
+export type StopCollectingResult = { kind: 'stopping' } | { kind: 'not_collecting' };
+/** What a person says went wrong at the door they just used (help). */
+export type DoorProblem = 'did_not_open' | 'will_not_close';
+export const DOOR_PROBLEMS = ['did_not_open', 'will_not_close'] as const satisfies DoorProblem[];
+/**
+ * `sent`: the service has the report; `queued`: it is on disk and goes out when the
+ * service is back; `already_reported`: the core saw the door fail and reported it itself;
+ * `no_door`: no door was used this visit (advice only); `unavailable`: the core failed.
+ */
+export type DoorProblemResult =
+  | { kind: 'unavailable' }
+  | { kind: 'sent'; door: number }
+  | { kind: 'queued'; door: number }
+  | { kind: 'already_reported'; door: number }
+  | { kind: 'no_door' };
 /** Only a return whose door is open (or left open) can be cancelled. */
 export type CancelReturnResult = { kind: 'take_out_and_close' } | { kind: 'not_cancellable' };
 /** Answers to the question asked when a cancelled return's door was shut on the parcel. */
@@ -42,6 +59,29 @@ export type ReturnChoiceResult =
   | { kind: 'door_failed'; door: number }
   | { kind: 'door_unknown'; door: number }
   | { kind: 'no_choice_pending' };
+
+export type CollectedKind = 'return' | 'expired';
+
+/**
+ * A courier taking out returns and expired parcels, one door after another:
+ *   collecting (index 1..total) → ended finished
+ *   collecting → stop asked → stopping (the open door is finished) → ended stopped
+ *   collecting → controller gone → ended controller_down
+ * `total - taken` parcels stay in the locker for later once it ended.
+ */
+export interface Collection {
+  id: number;
+  /** Parcels waiting when the courier started. */
+  total: number;
+  /** 1-based: the parcel whose door is worked on now ("2 of 5"); 0 before the first. */
+  index: number;
+  /** The parcel behind the current door. */
+  parcel: { door: number; trackingNumber: string; kind: CollectedKind } | null;
+  /** Doors seen shut and empty: those parcels are taken (reported through the queue). */
+  taken: number;
+  status: 'collecting' | 'stopping' | 'ended';
+  ended: 'finished' | 'stopped' | 'controller_down' | null;
+}
 
 /** What the door sensors read right now, for the maintenance view. */
 export type SensedDoor =
@@ -127,6 +167,8 @@ export interface KioskState {
   /** Door positions per physical column, top to bottom, left to right (cabinet file). */
   layout: { columns: number[][] } | null;
   session: DoorSession | null;
+  /** The courier's take-out under way or last ended; null before any. */
+  collection: Collection | null;
   /** Reports waiting in the durable queue. */
   pendingConfirms: number;
   /** Reports that could not be delivered within 7 days, kept aside for operations. */
@@ -143,6 +185,7 @@ export const INITIAL_STATE: KioskState = {
   cabinet: null,
   layout: null,
   session: null,
+  collection: null,
   pendingConfirms: 0,
   stuckConfirms: 0,
 };
@@ -181,6 +224,14 @@ export interface KioskApi extends TechnicianApi {
    * each once the previous one was closed. Answers how many there are.
    */
   collectReturns(courierNo: string): Promise<CollectResult>;
+  /** The courier stops taking out: the open door is finished, the rest stay for later. */
+  stopCollecting(): Promise<StopCollectingResult>;
+  /**
+   * Help: the person says the door they just used did not open or will not close. The
+   * door is reported as faulty through the durable queue (it leaves service, an operator
+   * is alerted). Only the door on screen (the latest session) can be reported.
+   */
+  reportDoorProblem(problem: DoorProblem): Promise<DoorProblemResult>;
   /** For technicians: every door's sensors as the board reads them now. Opens nothing. */
   readSensors(): Promise<SensorReading>;
 }
@@ -196,6 +247,8 @@ export const KIOSK_METHODS = [
   'finishReturn',
   'reopenReturn',
   'collectReturns',
+  'stopCollecting',
+  'reportDoorProblem',
   'readSensors',
   'technicianLogin',
 ] as const satisfies readonly KioskMethod[];

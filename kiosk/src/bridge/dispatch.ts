@@ -1,4 +1,4 @@
-import type { KioskApi, KioskMethod } from './api';
+import { DOOR_PROBLEMS, type DoorProblem, type KioskApi, type KioskMethod } from './api';
 
 /** An argument the screen should never have sent: the caller's mistake, not the core's. */
 export class BridgeArgumentError extends Error {}
@@ -8,6 +8,13 @@ const text = (value: unknown, max = 64): string => {
   if (value.length > max)
     throw new BridgeArgumentError(`bridge argument must be at most ${max} characters`);
   return value;
+};
+
+const doorProblem = (value: unknown): DoorProblem => {
+  const found = DOOR_PROBLEMS.find((p) => p === value);
+  if (!found)
+    throw new BridgeArgumentError(`door problem must be one of ${DOOR_PROBLEMS.join(', ')}`);
+  return found;
 };
 
 /**
@@ -34,6 +41,10 @@ export function dispatch(api: KioskApi, method: KioskMethod, args: unknown[]): P
       return api.reopenReturn();
     case 'collectReturns':
       return api.collectReturns(text(args[0]));
+    case 'stopCollecting':
+      return api.stopCollecting();
+    case 'reportDoorProblem':
+      return api.reportDoorProblem(doorProblem(args[0]));
     case 'readSensors':
       return api.readSensors();
     case 'technicianLogin':

@@ -17,6 +17,8 @@ const ARGS: Record<KioskMethod, string[]> = {
   finishReturn: [],
   reopenReturn: [],
   collectReturns: ['4711'],
+  stopCollecting: [],
+  reportDoorProblem: ['will_not_close'],
   readSensors: [],
   technicianLogin: ['482913'],
 };

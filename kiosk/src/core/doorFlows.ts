@@ -48,14 +48,22 @@ export class DoorFlows {
     outcome: ReturnType<typeof deferred<ReturnChoiceResult>>;
   } | null = null;
 
-  constructor(private readonly d: FlowDeps) {}
+  constructor(readonly d: FlowDeps) {}
 
   stop(): void {
     this.stopping.abort();
   }
 
+  /** The kiosk is stopping: no flow opens another door. */
+  get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
+  // background, unlock, watch and reportFault are shared with the courier's take-out
+  // (collectFlow.ts): the same door steps, one door after another.
+
   /** Runs the rest of a session in the background; an error ends it, logged, never thrown. */
-  private background(session: Session | null, flow: () => Promise<void>): void {
+  background(session: Session | null, flow: () => Promise<void>): void {
     void flow()
       .catch((error: unknown) => {
         this.d.log.error({ error: String(error), session: session?.id }, 'door flow failed');
@@ -65,7 +73,7 @@ export class DoorFlows {
   }
 
   /** One unlock pulse at most (the driver's promise); its outcome moves the session. */
-  private async unlock(s: Session): Promise<Unlocked> {
+  async unlock(s: Session): Promise<Unlocked> {
     let result;
     try {
       result = await this.d.board.open(s.door);
@@ -107,7 +115,7 @@ export class DoorFlows {
   }
 
   /** Watches the door until it is seen shut; null when it cannot be (session ended). */
-  private async watch(s: Session, doneWhenEmpty = false): Promise<Closed | null> {
+  async watch(s: Session, doneWhenEmpty = false): Promise<Closed | null> {
     const result = await this.d.board.watchClosed(s.door, {
       leftOpenAfterMs: this.d.leftOpenAfterMs,
       doneWhenEmpty,
@@ -138,7 +146,7 @@ export class DoorFlows {
     }
   }
 
-  private reportFault(door: number): number {
+  reportFault(door: number): number {
     return this.d.queue.add('door_fault', { position: door }, new Date());
   }
 
@@ -293,30 +301,5 @@ export class DoorFlows {
     }
     choice.answer.resolve(answer);
     return choice.outcome.promise;
-  }
-
-  /** One door at a time: the next opens once the courier shut the previous one. */
-  collect(courierNo: string, parcels: { door: number; trackingNumber: string }[]): void {
-    this.background(null, async () => {
-      for (const { door, trackingNumber } of parcels) {
-        const s = this.d.sessions.begin('collect', door);
-        const unlocked = await this.unlock(s);
-        if (unlocked === 'controller_down') break;
-        if (unlocked === 'did_not_open') {
-          this.reportFault(door);
-          continue;
-        }
-        const closed = await this.watch(s);
-        if (!closed) continue;
-        s.to({ phase: 'closed', ...judged('collect', closed.itemPresent) });
-        // Still inside: the courier left it, and it stays the locker's.
-        if (!closed.itemPresent) {
-          this.d.queue.add('return_taken', { courierNo, trackingNumber }, closed.at);
-        }
-        s.to({ phase: 'reported', ...judged('collect', closed.itemPresent) });
-        this.d.settled();
-      }
-      this.d.sessions.clear();
-    });
   }
 }

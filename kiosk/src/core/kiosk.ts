@@ -4,17 +4,21 @@ import {
   type CancelReturnResult,
   type CollectResult,
   type DepositResult,
+  type DoorProblem,
+  type DoorProblemResult,
   type KioskApi,
   type KioskState,
   type PickupResult,
   type ReturnChoiceResult,
   type ReturnResult,
   type SensorReading,
+  type StopCollectingResult,
   type VerifyResult,
 } from '../bridge/api';
 import { TerminalClient, type Answer, type CallEvent } from './client';
 import { HEALTHY, conditionOf, type Health } from './condition';
 import type { KioskConfig } from './config';
+import { CollectFlow } from './collectFlow';
 import { ConfigCache } from './configCache';
 import { ConfirmQueue } from './confirmQueue';
 import { openKioskDatabase, type KioskDatabase } from './database';
@@ -44,6 +48,8 @@ export class KioskCore extends EventEmitter implements KioskApi {
   readonly client: TerminalClient;
   readonly queue: ConfirmQueue;
   private readonly flows: DoorFlows;
+  private readonly collection: CollectFlow;
+  private readonly sessions: SessionTracker;
   private readonly configCache: ConfigCache;
   private readonly timers = new Set<NodeJS.Timeout>();
   private state: KioskState = INITIAL_STATE;
@@ -72,6 +78,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
         this.log.warn({ alert: 'confirm_stuck', ...c }, 'report undeliverable, kept aside'),
     });
     const sessions = new SessionTracker(log, (session) => this.update({ session }));
+    this.sessions = sessions;
     this.flows = new DoorFlows({
       board: hardware.board,
       queue: this.queue,
@@ -81,6 +88,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
       settled: () => this.afterSession(),
       controllerDown: () => void this.pollController(),
     });
+    this.collection = new CollectFlow(this.flows, (collection) => this.update({ collection }));
     this.configCache = new ConfigCache(db);
   }
 
@@ -312,8 +320,33 @@ export class KioskCore extends EventEmitter implements KioskApi {
     return this.guarded('collectReturns', async () => {
       const answer = await this.serve(() => this.client.courierReturns(courierNo));
       if (!answer.ok) return refusalOf(answer);
-      this.flows.collect(courierNo, answer.value.parcels);
-      return { kind: 'collecting' as const, count: answer.value.parcels.length };
+      const collection = this.collection.start(courierNo, answer.value.parcels);
+      return { kind: 'collecting' as const, count: collection.total, id: collection.id };
+    });
+  }
+
+  stopCollecting(): Promise<StopCollectingResult> {
+    return Promise.resolve(this.collection.stop());
+  }
+
+  /**
+   * Reported as a door fault through the durable queue, then sent at once if the service
+   * answers: the person is told whether it got through or waits on disk for the service.
+   */
+  reportDoorProblem(problem: DoorProblem): Promise<DoorProblemResult> {
+    return this.guarded('reportDoorProblem', async () => {
+      const session = this.sessions.current();
+      if (!session) return { kind: 'no_door' as const };
+      const door = session.door;
+      // The core saw it fail and has reported it already: never twice.
+      if (problem === 'did_not_open' && session.phase === 'did_not_open')
+        return { kind: 'already_reported' as const, door };
+      const id = this.flows.reportFault(door);
+      this.log.warn({ alert: 'door_reported', door, problem }, 'a customer reports the door');
+      await this.queue.replay();
+      return this.queue.isPending(id)
+        ? { kind: 'queued' as const, door }
+        : { kind: 'sent' as const, door };
     });
   }
 

@@ -16,6 +16,8 @@ const bridge = {
   finishReturn: () => invoke('finishReturn'),
   reopenReturn: () => invoke('reopenReturn'),
   collectReturns: (courierNo) => invoke('collectReturns', courierNo),
+  stopCollecting: () => invoke('stopCollecting'),
+  reportDoorProblem: (problem) => invoke('reportDoorProblem', problem),
   readSensors: () => invoke('readSensors'),
   technicianLogin: (pin) => invoke('technicianLogin', pin),
   subscribe: (listener: (state: KioskState) => void) => {

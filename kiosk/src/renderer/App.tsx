@@ -1,5 +1,5 @@
 import { INITIAL_STATE, type KioskState } from '../bridge/api';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { kiosk, subscribe } from './bridge';
 import type { Language } from './i18n';
@@ -46,9 +46,18 @@ function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => vo
   const state = useKioskState();
   const [route, setRoute] = useState<Route>('home');
   const [visit, setVisit] = useState(0);
+  // The door session on screen when this person's visit began: a later one is theirs, and
+  // help can report its door. Null until the core's state first arrives.
+  const [visitFrom, setVisitFrom] = useState<number | null>(null);
+  const latestSession = useRef(state.session);
+  latestSession.current = state.session;
+  useEffect(() => {
+    if (visitFrom === null && state !== EMPTY) setVisitFrom(state.session?.id ?? 0);
+  }, [state, visitFrom]);
   // One person's visit ends: home, every input cleared (remount), options back to default.
   const home = useCallback(() => {
     setRoute('home');
+    setVisitFrom(latestSession.current?.id ?? 0);
     setVisit((v) => v + 1);
     closeHelp();
     reset();
@@ -76,6 +85,8 @@ function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => vo
   const cause = outOfService(state);
   const props = { state, columns: cabinetColumns(state), home, back };
   const phone = state.config?.support_phone ?? '';
+  const visitDoor =
+    state.session && visitFrom !== null && state.session.id > visitFrom ? state.session.door : null;
   return (
     <div className="app">
       {/* Nobody is sent away mid-visit: the calm screen waits for the next person. */}
@@ -93,6 +104,7 @@ function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => vo
           {helpOpen && (
             <HelpScreen
               phone={phone}
+              door={visitDoor}
               close={closeHelp}
               openService={() => {
                 closeHelp();

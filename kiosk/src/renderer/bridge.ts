@@ -32,6 +32,8 @@ export const httpBridge = {
   finishReturn: () => call('finishReturn'),
   reopenReturn: () => call('reopenReturn'),
   collectReturns: (no) => call('collectReturns', no),
+  stopCollecting: () => call('stopCollecting'),
+  reportDoorProblem: (problem) => call('reportDoorProblem', problem),
   readSensors: () => call('readSensors'),
   technicianLogin: (pin) => call('technicianLogin', pin),
 } satisfies KioskApi;

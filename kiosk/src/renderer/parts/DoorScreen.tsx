@@ -41,6 +41,8 @@ export function DoorScreen(props: {
   finish?: () => void;
   /** Above the door number: "2 of 5" for a courier taking parcels out. */
   progress?: string;
+  /** Which parcel is behind the door: its tracking number, for a courier taking it out. */
+  detail?: string;
 }) {
   const { t } = useTranslation();
   const { door, texts, finish } = props;
@@ -89,6 +91,7 @@ export function DoorScreen(props: {
       info={
         <>
           {props.progress && <p className="progress">{props.progress}</p>}
+          {props.detail && <p className="door-detail">{props.detail}</p>}
           {final && finish && <Countdown seconds={FINAL_SECONDS} onEnd={finish} />}
         </>
       }

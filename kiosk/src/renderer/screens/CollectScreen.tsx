@@ -1,13 +1,39 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Refusal } from '../../bridge/api';
+import type { Collection, Refusal } from '../../bridge/api';
 import { kiosk } from '../bridge';
-import { DoorScreen } from '../parts/DoorScreen';
+import { BackButton } from '../parts/BackButton';
+import { Countdown } from '../parts/Countdown';
+import { DoorScreen, FINAL_SECONDS } from '../parts/DoorScreen';
+import { group } from '../parts/Keypad';
 import { Screen } from '../parts/Screen';
 import { useRefusal } from '../parts/useRefusal';
 import { supportPhone, type ScreenProps } from './props';
 
-/** The courier takes the waiting returns out, door after door, as the core opens them. */
+/** How a take-out ended, in one sentence with the parcels left in the locker. */
+function endText(t: ReturnType<typeof useTranslation>['t'], c: Collection): string {
+  const count = c.total - c.taken;
+  if (c.total === 0) return t('courier.collectNone');
+  switch (c.ended) {
+    case 'stopped':
+      return t('courier.collectStopped', { count });
+    case 'controller_down':
+      return t('courier.collectDown', { count });
+    case 'finished':
+    case null:
+      return count === 0 ? t('courier.collectDone') : t('courier.collectRest', { count });
+    default: {
+      const never: never = c.ended;
+      throw new Error(`unknown end ${String(never)}`);
+    }
+  }
+}
+
+/**
+ * The courier takes the waiting returns and expired parcels out, door after door, as the
+ * core opens them: each door with its parcel's tracking number and "2 of 5", and a way to
+ * stop that leaves the rest for later (the open door is finished first).
+ */
 export function CollectScreen({
   state,
   columns,
@@ -16,64 +42,79 @@ export function CollectScreen({
   back,
 }: ScreenProps & { courierNo: string; back: () => void }) {
   const { t } = useTranslation();
-  const [count, setCount] = useState<number | null>(null);
+  const [id, setId] = useState<number | null>(null);
   const refusal = useRefusal('courier', supportPhone(state));
-  const doorsSeen = useRef<number[]>([]);
-  const [finished, setFinished] = useState(false);
-  const session = state.session?.kind === 'collect' ? state.session : null;
-  if (session && !doorsSeen.current.includes(session.door)) doorsSeen.current.push(session.door);
-  useEffect(() => {
-    if (!session && doorsSeen.current.length > 0) setFinished(true);
-  }, [session]);
   useEffect(() => {
     void kiosk
       .collectReturns(courierNo)
       .catch((): Refusal => ({ kind: 'unavailable' }))
-      .then((answer) =>
-        answer.kind === 'collecting' ? setCount(answer.count) : refusal.refuse(answer),
-      );
+      .then((answer) => (answer.kind === 'collecting' ? setId(answer.id) : refusal.refuse(answer)));
   }, [courierNo]);
+  // Only this courier's take-out: an earlier one may still be in the state.
+  const collection = state.collection?.id === id ? state.collection : null;
 
-  if (session && count !== null) {
+  if (collection && collection.status !== 'ended' && collection.parcel) {
+    const { parcel } = collection;
+    const stopping = collection.status === 'stopping';
+    const stop = !stopping && (
+      <button type="button" className="secondary" onClick={() => void kiosk.stopCollecting()}>
+        {t('courier.stop')}
+      </button>
+    );
     return (
       <DoorScreen
         name="collect-door"
         state={state}
         columns={columns}
-        door={session.door}
-        progress={t('courier.progress', { index: doorsSeen.current.length, count })}
+        door={parcel.door}
+        progress={t('courier.progress', { index: collection.index, count: collection.total })}
+        detail={t('courier.tracking', { number: group(parcel.trackingNumber, [4]).join(' ') })}
         texts={{
-          open: t('courier.collectTake'),
+          open: stopping ? t('courier.collectStopping') : t('courier.collectTake'),
           done: t('courier.collectTaken'),
           amiss: t('courier.collectLeft'),
         }}
+        openActions={stop}
+        closedActions={stop}
       />
     );
   }
-  const done = count === 0 || finished;
+  const ended = collection?.status === 'ended';
   return (
     <Screen
       name="collect"
       heading={t('courier.collect')}
       instruction={
-        count === 0
-          ? t('courier.collectNone')
-          : finished
-            ? t('courier.collectDone')
-            : t('courier.toTakeOut', { count: count ?? 0 })
+        collection && ended
+          ? endText(t, collection)
+          : t('courier.toTakeOut', { count: collection?.total ?? 0 })
       }
       message={refusal.message}
+      info={ended && <Countdown seconds={FINAL_SECONDS} onEnd={home} />}
+      main={
+        collection &&
+        ended &&
+        collection.total > 0 && (
+          <dl className="collect-summary">
+            <div>
+              <dt>{t('courier.summaryTaken')}</dt>
+              <dd>{collection.taken}</dd>
+            </div>
+            <div>
+              <dt>{t('courier.summaryLeft')}</dt>
+              <dd>{collection.total - collection.taken}</dd>
+            </div>
+          </dl>
+        )
+      }
       actions={
-        <>
-          <button type="button" className="secondary" onClick={back}>
-            {t('keypad.back')}
+        ended ? (
+          <button type="button" className="primary" onClick={home}>
+            {t('done')}
           </button>
-          {done && (
-            <button type="button" className="primary" onClick={home}>
-              {t('done')}
-            </button>
-          )}
-        </>
+        ) : (
+          <BackButton onClick={back} />
+        )
       }
     />
   );
