@@ -59,14 +59,11 @@ export async function recordShipmentEvent(
   };
   const receipt = type === 'shipment.collected' ? collectedReceipt(row) : null;
   const [recorded] = await tx<{ cabinet_version: string | null }[]>`
-    with numbered as (
-      update organizations set event_seq = event_seq + 1
-       where id = ${row.organization_id} returning event_seq),
-    recorded as (
-      insert into events (id, organization_id, seq, shipment_id, type, body, created_at)
-      select ${event.id}, ${row.organization_id}, event_seq, ${row.id}, ${type},
-             ${JSON.stringify(event)}, ${event.created_at}
-        from numbered
+    with recorded as (
+      -- Numbered by the sequence and this transaction's id (migration 009): no lock taken.
+      insert into events (id, organization_id, shipment_id, type, body, created_at)
+      values (${event.id}, ${row.organization_id}, ${row.id}, ${type},
+              ${JSON.stringify(event)}, ${event.created_at})
       returning id),
     ${deliveriesQuery(tx, row.organization_id, row.id, type)},
     ${receiptQuery(tx, row, receipt)}
