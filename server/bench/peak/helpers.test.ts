@@ -138,9 +138,20 @@ describe('peak-hour invariants', () => {
   it('leaves background statements out of a request round-trip count', () => {
     expect(isBackground('update outbox set attempts = attempts + 1 where id in (...)')).toBe(true);
     expect(
-      isBackground('select webhook_url, webhook_secret from organizations where id = $1'),
+      isBackground(
+        'select w.url, e.body from unnest($1::uuid[], $2::uuid[]) as x(endpoint_id, event_id)\n' +
+          '  join webhook_endpoints w on w.id = x.endpoint_id join events e on e.id = x.event_id',
+      ),
     ).toBe(true);
     expect(isBackground('insert into outbox (channel, payload) values ($1, $2)')).toBe(false);
+    // A request's event statement queues its deliveries: counted, not background.
+    expect(
+      isBackground(
+        'with recorded as (insert into events (id) values ($1) returning id), deliveries as (\n' +
+          '  insert into outbox (channel) select $2 from recorded, webhook_endpoints w\n' +
+          '   where w.organization_id = $3 and w.disabled_at is null) select 1',
+      ),
+    ).toBe(false);
     expect(isBackground('select 1 from stations where id = $1 for update')).toBe(false);
   });
 });
