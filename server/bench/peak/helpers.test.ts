@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeSmsNotOnce, depositsNotInTheirDoor, doublyOccupied } from './invariants';
+import { owedBy, scheduledAt } from './driver';
 import { isBackground } from './processes';
 import { DEFAULT_SHARES, polishBusiestHour, poolsFor, scaled, totalRate } from './plan';
 import { nextFraction, percentile, Recorder, sustained } from './stats';
@@ -153,5 +154,16 @@ describe('peak-hour invariants', () => {
       ),
     ).toBe(false);
     expect(isBackground('select 1 from stations where id = $1 for update')).toBe(false);
+  });
+
+  it('schedules each paced request at the moment it becomes owed, not one interval before', () => {
+    for (const rate of [0.25, 1.15, 11.65, 933]) {
+      for (const n of [1, 2, 7, 50]) {
+        const due = scheduledAt(n, rate);
+        // (A microsecond of slack for floating point: the driver ticks every millisecond.)
+        expect(owedBy(due + 0.001, rate), `${rate}/s #${n}`).toBeGreaterThanOrEqual(n);
+        expect(owedBy(due - 0.01, rate), `${rate}/s #${n}`).toBe(n - 1);
+      }
+    }
   });
 });
