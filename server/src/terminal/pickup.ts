@@ -17,30 +17,56 @@ import { shipmentColumns, type ShipmentView } from '../merchant/presenter';
 import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
 import { lockStation } from './doorAssignment';
+import {
+  attemptQuery,
+  judgementOf,
+  recordAttempt,
+  type JudgedRow,
+} from '../ratelimit/slidingWindow';
+import { refuseOverLimit, windowOf } from './rateLimit';
+import { PICKUP_LIMIT } from './limits';
 
 /**
  * Names the door of the parcel whose code was typed; changes nothing. A wrong code, one
  * of another station and one already collected all find no row here and get the same
- * `invalid_code` answer through the same path.
+ * `invalid_code` answer through the same path. The rate limit's attempt is recorded and
+ * judged in the same statement (one round trip); a refused attempt finds nothing.
  */
 export function pickup({ sql, config }: Services): Middleware {
+  const window = windowOf(PICKUP_LIMIT);
   return async (ctx) => {
-    const { code } = validate(PickupRequestSchema, await readJson(ctx));
+    let code: string;
+    try {
+      ({ code } = validate(PickupRequestSchema, await readJson(ctx)));
+    } catch (error) {
+      // A malformed attempt counts too, and past the limit is refused as such.
+      const judged = await recordAttempt(sql, ctx.state.terminal.id, 'pickup', window);
+      await refuseOverLimit(sql, ctx, 'pickup', judged);
+      throw error;
+    }
     const station = stationOf(ctx.state.terminal);
-    const [found] = await sql<{ id: string; tracking_number: string; position: number }[]>`
-      select sh.id, sh.tracking_number, d.position
-        from shipments sh
-        join door_occupancy o on o.shipment_id = sh.id and o.kind = 'delivery'
-        join doors d on d.id = o.door_id
-       where sh.destination_station_id = ${station.id}
-         and sh.status = 'ready_for_pickup'
-         and sh.pickup_code_hash = ${pickupCodeHash(config.pickupCodeSecret, code)}`;
-    if (!found) throw new ProblemError('invalid_code');
+    const [row] = await sql<
+      (JudgedRow & { id: string | null; tracking_number: string; position: number })[]
+    >`
+      with ${attemptQuery(sql, ctx.state.terminal.id, 'pickup', window)},
+      found as (
+        select sh.id, sh.tracking_number, d.position
+          from shipments sh
+          join door_occupancy o on o.shipment_id = sh.id and o.kind = 'delivery'
+          join doors d on d.id = o.door_id
+         where sh.destination_station_id = ${station.id}
+           and sh.status = 'ready_for_pickup'
+           and sh.pickup_code_hash = ${pickupCodeHash(config.pickupCodeSecret, code)}
+           and (select in_window from judged) <= ${window.limit})
+      select judged.*, found.* from judged left join found on true`;
+    if (!row) throw new Error('rate limit upsert returned no row');
+    await refuseOverLimit(sql, ctx, 'pickup', judgementOf(row, window));
+    if (!row.id) throw new ProblemError('invalid_code');
     const body: PickupResponse = {
       ok: true,
-      door: found.position,
-      trackingNumber: found.tracking_number,
-      shipmentId: found.id,
+      door: row.position,
+      trackingNumber: row.tracking_number,
+      shipmentId: row.id,
     };
     ctx.body = body;
   };
