@@ -144,6 +144,11 @@ describe('peak-hour invariants', () => {
           '  join webhook_endpoints w on w.id = x.endpoint_id join events e on e.id = x.event_id',
       ),
     ).toBe(true);
+    expect(
+      isBackground(
+        'delete from rate_limit_windows where attempts[cardinality(attempts)] < now() - interval $1',
+      ),
+    ).toBe(true);
     expect(isBackground('insert into outbox (channel, payload) values ($1, $2)')).toBe(false);
     // A request's event statement queues its deliveries: counted, not background.
     expect(

@@ -176,7 +176,9 @@ const BACKGROUND = [
   /join webhook_endpoints w on w\.id = x\.endpoint_id/i,
   /insert into alerts/i,
   /status = 'offline'/i,
-  /delete from (rate_limit_hits|merchant_rate_windows|idempotency_keys)\s+where (at|window_start|created_at) </i,
+  /delete from (rate_limit_hits|rate_limit_windows|merchant_rate_windows|idempotency_keys)\s+where (at|window_start|created_at|attempts\[cardinality\(attempts\)\]) </i,
+  // The storage sweep (notices/storage.ts), every 15 s; its begin and commit still count.
+  /as hours_left/i,
   /pg_stat_statements|^\s*(listen|unlisten)\b/i,
 ];
 
