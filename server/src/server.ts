@@ -100,7 +100,10 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     config,
     logger,
     nudge: { sms: () => sms.nudge(), webhooks: () => webhooks.nudge() },
-    cabinetChanged: (stationId) => noteCommittedVersion(sql, authCache, stationId),
+    cabinetChanged: async (stationId, committedVersion) => {
+      if (committedVersion) authCache.noteVersion(stationId, BigInt(committedVersion));
+      else await noteCommittedVersion(sql, authCache, stationId);
+    },
   };
   const http = createHttpServer(createApp(services).callback(), logger);
   try {

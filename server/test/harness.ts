@@ -140,7 +140,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
     webhookTypesOf: async (shipmentId: string) =>
       (
         await sql<{ type: string }[]>`
-          select type from events where shipment_id = ${shipmentId} order by seq`
+          select type from events where shipment_id = ${shipmentId} order by xid, seq`
       ).map((row) => row.type),
     /** The pickup code of the SMS sent to `phone`, once the outbox has delivered it. */
     pickupCodeSentTo: (phone: string) =>

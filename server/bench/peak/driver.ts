@@ -29,6 +29,20 @@ export interface RunResult {
   exhausted: string[];
 }
 
+/** How many requests a stream of `rate` per second owes `elapsedMs` after its start. */
+export function owedBy(elapsedMs: number, rate: number): number {
+  return Math.floor((elapsedMs / 1000) * rate);
+}
+
+/**
+ * When the `n`-th request (from 1) of a stream of `rate` per second is due: the moment
+ * `owedBy` first counts it. (Counting from the (n-1)-th's time instead charged every
+ * request one interval between requests it never waited: 4 s for a stream of 0.25/s.)
+ */
+export function scheduledAt(n: number, rate: number): number {
+  return (n * 1000) / rate;
+}
+
 /**
  * Open-loop load: each millisecond sends what every stream's schedule owes, and latency
  * counts from a request's scheduled time, so a stalled generator or server shows as
@@ -114,10 +128,10 @@ export class Driver {
     };
     for (let now = performance.now(); now < end; now = performance.now()) {
       streams.forEach((stream, s) => {
-        const owed = Math.floor(((now - start) / 1000) * stream.rate);
+        const owed = owedBy(now - start, stream.rate);
         while (sent[s]! < owed) {
-          const scheduled = start + (sent[s]! * 1000) / stream.rate;
           sent[s]!++;
+          const scheduled = start + scheduledAt(sent[s]!, stream.rate);
           const calls = stream.next();
           if (!calls) exhausted.add(stream.name);
           for (const call of [calls ?? []].flat()) this.send(call, scheduled);

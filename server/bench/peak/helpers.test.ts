@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeSmsNotOnce, depositsNotInTheirDoor, doublyOccupied } from './invariants';
+import { owedBy, scheduledAt } from './driver';
 import { isBackground } from './processes';
 import { DEFAULT_SHARES, polishBusiestHour, poolsFor, scaled, totalRate } from './plan';
 import { nextFraction, percentile, Recorder, sustained } from './stats';
@@ -138,9 +139,36 @@ describe('peak-hour invariants', () => {
   it('leaves background statements out of a request round-trip count', () => {
     expect(isBackground('update outbox set attempts = attempts + 1 where id in (...)')).toBe(true);
     expect(
-      isBackground('select webhook_url, webhook_secret from organizations where id = $1'),
+      isBackground(
+        'select w.url, e.body from unnest($1::uuid[], $2::uuid[]) as x(endpoint_id, event_id)\n' +
+          '  join webhook_endpoints w on w.id = x.endpoint_id join events e on e.id = x.event_id',
+      ),
+    ).toBe(true);
+    expect(
+      isBackground(
+        'delete from rate_limit_windows where attempts[cardinality(attempts)] < now() - interval $1',
+      ),
     ).toBe(true);
     expect(isBackground('insert into outbox (channel, payload) values ($1, $2)')).toBe(false);
+    // A request's event statement queues its deliveries: counted, not background.
+    expect(
+      isBackground(
+        'with recorded as (insert into events (id) values ($1) returning id), deliveries as (\n' +
+          '  insert into outbox (channel) select $2 from recorded, webhook_endpoints w\n' +
+          '   where w.organization_id = $3 and w.disabled_at is null) select 1',
+      ),
+    ).toBe(false);
     expect(isBackground('select 1 from stations where id = $1 for update')).toBe(false);
+  });
+
+  it('schedules each paced request at the moment it becomes owed, not one interval before', () => {
+    for (const rate of [0.25, 1.15, 11.65, 933]) {
+      for (const n of [1, 2, 7, 50]) {
+        const due = scheduledAt(n, rate);
+        // (A microsecond of slack for floating point: the driver ticks every millisecond.)
+        expect(owedBy(due + 0.001, rate), `${rate}/s #${n}`).toBeGreaterThanOrEqual(n);
+        expect(owedBy(due - 0.01, rate), `${rate}/s #${n}`).toBe(n - 1);
+      }
+    }
   });
 });

@@ -55,4 +55,26 @@ describe('migrate', () => {
     const [row] = await sql`select payload from outbox`;
     expect(row?.payload).toEqual({ ...sms, carriesCode: true });
   });
+
+  it('keeps the events numbered per organization first, in their order, and numbers new ones after them', async () => {
+    const url = await emptyDatabase();
+    const sql = connect(url, { max: 1 });
+    opened.push(sql);
+    await migrate(sql, { through: '008_storage_notices_sandbox.sql' });
+    const [org] = await sql<
+      { id: string }[]
+    >`insert into organizations (name) values ('Shop') returning id`;
+    for (const seq of [2, 1])
+      await sql`
+        insert into events (organization_id, seq, type, body)
+        values (${org!.id}, ${seq}, 'shipment.ready_for_pickup', ${`old ${seq}`})`;
+    expect(await migrate(sql)).toEqual(['009_event_order_without_hot_row.sql']);
+    await sql`
+      insert into events (organization_id, type, body)
+      values (${org!.id}, 'shipment.collected', 'new')`;
+    const rows = await sql<{ body: string; seq: string }[]>`
+      select body, seq from events where organization_id = ${org!.id} order by xid, seq`;
+    expect(rows.map((r) => r.body)).toEqual(['old 1', 'old 2', 'new']);
+    expect(Number(rows[2]!.seq)).toBeGreaterThan(2);
+  });
 });

@@ -50,11 +50,20 @@ export async function noteClockSkew(
   tx: TransactionSql,
   log: Logger,
   event: ReportedEvent,
+  /**
+   * The time of the parcel's latest event, when the caller read it already (with the
+   * statement that locked or changed the parcel): saves a query. Null: it has none.
+   */
+  known?: { previousAt: Date | null },
 ): Promise<void> {
-  const [previous] = await tx<{ at: Date | null }[]>`
-    select max(occurred_at) as at from tracking_events where shipment_id = ${event.shipmentId}`;
-  if (!previous?.at || event.at >= previous.at) return;
-  const behindMs = previous.at.getTime() - event.at.getTime();
+  const previousAt = known
+    ? known.previousAt
+    : ((
+        await tx<{ at: Date | null }[]>`
+          select max(occurred_at) as at from tracking_events where shipment_id = ${event.shipmentId}`
+      )[0]?.at ?? null);
+  if (!previousAt || event.at >= previousAt) return;
+  const behindMs = previousAt.getTime() - event.at.getTime();
   const fields = {
     clock_skew_ms: behindMs,
     terminal_id: event.terminalId,

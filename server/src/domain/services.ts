@@ -19,6 +19,8 @@ export interface Services {
   /**
    * Called after a commit that changed a station's door grid: this instance forgets the
    * station's cached version at once rather than when the notification arrives.
+   * `committedVersion`, when the transaction read it already (under the station lock,
+   * so it is what the commit made), saves the query.
    */
-  cabinetChanged: (stationId: string) => Promise<void>;
+  cabinetChanged: (stationId: string, committedVersion?: string | null) => Promise<void>;
 }

@@ -4,6 +4,7 @@ import {
   WebhookEndpointListSchema,
   WebhookEventSchema,
 } from '@locker/shared';
+import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, waitFor, type TestStack } from '../../test/harness';
@@ -102,6 +103,35 @@ describe('events API and webhook catch-up', () => {
     expect(new Set(received.map((e) => e.id))).toEqual(new Set(events.map((e) => e.id)));
     for (const event of received) {
       expect(event).toEqual(events.find((e) => e.id === event.id));
+    }
+  });
+
+  it('never lists an event before an earlier-started write of the organization has committed, and never skips that one', async () => {
+    const scene = await merchantScene();
+    const { shipment: first } = await scene.deposit();
+    const start = (await catchUp(scene.api)).cursor;
+    // A write that began before the next deposit and is still running: its event is
+    // ordered first, so the deposit's own event must wait for it.
+    const slow = await stack.sql.reserve();
+    const slowId = randomUUID();
+    try {
+      const [model] = await stack.sql<{ body: string }[]>`
+        select body from events where shipment_id = ${first.id}`;
+      const body = JSON.stringify({ ...JSON.parse(model!.body), id: slowId });
+      await slow`begin`;
+      await slow`
+        insert into events (id, organization_id, shipment_id, type, body)
+        values (${slowId}, ${scene.org.id}, ${first.id}, 'shipment.ready_for_pickup', ${body})`;
+      const { shipment: second } = await scene.deposit();
+      const whileOpen = await scene.api.get(`/api/v1/events?after=${start}`);
+      expect(whileOpen.body).toEqual({ data: [], has_more: false, next_after: start });
+      await slow`commit`;
+      const { events } = await catchUp(scene.api, start);
+      expect(events.map((e) => e.id)).toEqual([slowId, expect.any(String)]);
+      expect(events[1]!.data.shipment.id).toBe(second.id);
+    } finally {
+      await slow`rollback`.catch(() => {});
+      slow.release();
     }
   });
 

@@ -5,7 +5,7 @@ import {
   type CreateShipmentRequest,
 } from '@locker/shared';
 import type { Middleware } from 'koa';
-import type { TransactionSql } from '../db/connect';
+import type { Sql, TransactionSql } from '../db/connect';
 import type { Services } from '../domain/services';
 import { isUuid } from '../domain/ids';
 import { registerShipment } from '../domain/shipments';
@@ -18,9 +18,12 @@ import { presentShipment, shipmentColumns, shipmentView, type ShipmentView } fro
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** Registers one shipment in the caller's transaction; 422 for a station that does not exist. */
+/**
+ * Registers one shipment, in the caller's transaction or (one statement) on its own; 422
+ * for a station that does not exist.
+ */
 export async function create(
-  tx: TransactionSql,
+  tx: Sql | TransactionSql,
   organizationId: string,
   input: CreateShipmentRequest,
 ): Promise<StoredAnswer> {
@@ -37,8 +40,7 @@ export async function create(
       { field: 'destination_station_id', code: 'not_found', message: 'no station has this id' },
     ]);
   }
-  const view = await shipmentView(tx, shipment.id);
-  return { status: 201, body: presentShipment(view!) };
+  return { status: 201, body: presentShipment(shipment) };
 }
 
 /** POST /shipments: 201 with Location; an Idempotency-Key replays the first answer for 24 h. */
@@ -59,7 +61,7 @@ export function createShipment({ sql }: Services): Middleware {
     }
     const answer = key
       ? await idempotently(sql, orgId, key, requestHash(sent), (tx) => create(tx, orgId, input))
-      : await sql.begin((tx) => create(tx, orgId, input));
+      : await create(sql, orgId, input);
     if ('replayed' in answer && answer.replayed) ctx.set('Idempotent-Replayed', 'true');
     ctx.status = answer.status;
     ctx.set('Location', `/api/v1/shipments/${(answer.body as { id: string }).id}`);

@@ -43,10 +43,15 @@ export class DeliveryError extends Error {
   }
 }
 
-export interface ChannelPolicy<P> {
+export interface ChannelPolicy<P, C = undefined> {
   channel: Channel;
+  /**
+   * What delivering the claimed batch needs from the database, read once for the batch
+   * (e.g. each webhook's endpoint and body) rather than once per message.
+   */
+  prepare?: (messages: OutboxMessage<P>[]) => Promise<C>;
   /** Throws when the message was not accepted; it is then retried. */
-  deliver: (message: OutboxMessage<P>) => Promise<void>;
+  deliver: (message: OutboxMessage<P>, prepared: C) => Promise<void>;
   /** The payload kept once delivered (e.g. an SMS without its pickup code). */
   afterDelivery?: (payload: P) => P;
   /** Attempts after which the message is set aside as failed and an alert raised. */
@@ -60,7 +65,7 @@ export interface ChannelPolicy<P> {
 // A claimed message is invisible to other workers for this long; a worker that dies while
 // delivering leaves it to be delivered again: at least once, never lost.
 const LEASE_SECONDS = 60;
-const BATCH = 20;
+const BATCH = 50;
 
 /** Exponential backoff from 5 s with "equal jitter": half fixed, half random. */
 export function backoffSeconds(attempt: number, maxSeconds: number): number {
@@ -68,13 +73,22 @@ export function backoffSeconds(attempt: number, maxSeconds: number): number {
   return base / 2 + Math.random() * (base / 2);
 }
 
+/** How one delivery ended, to be written with the rest of its batch. */
+type Outcome =
+  | { kind: 'delivered'; id: string; kept: unknown; at: number }
+  | { kind: 'retry'; id: string; delaySeconds: number; reason: string }
+  | { kind: 'set_aside'; id: string; reason: string }
+  | { kind: 'gave_up'; id: string; reason: string; alert: string };
+
 /**
  * Delivers what is due on one channel, safe with several server instances (`skip
- * locked`). Answers true when a full batch was taken (more may be waiting).
+ * locked`): one statement claims a batch, one reads what the batch needs (`prepare`), the
+ * deliveries run at once, and their outcomes are written together, one statement per
+ * kind of outcome. Answers true when a full batch was taken (more may be waiting).
  */
-export async function deliverDue<P>(
+export async function deliverDue<P, C>(
   sql: Sql,
-  policy: ChannelPolicy<P>,
+  policy: ChannelPolicy<P, C>,
   log: Logger,
 ): Promise<boolean> {
   const claimed = await sql<OutboxMessage<P>[]>`
@@ -89,24 +103,25 @@ export async function deliverDue<P>(
         limit ${BATCH}
         for update skip locked)
     returning id, organization_id, shipment_id, payload, attempts`;
-  await Promise.all(claimed.map((message) => deliverOne(sql, policy, message, log)));
+  if (claimed.length === 0) return false;
+  const prepared = (policy.prepare ? await policy.prepare(claimed) : undefined) as C;
+  const outcomes = await Promise.all(
+    claimed.map((message) => deliverOne(policy, message, prepared, log)),
+  );
+  await recordOutcomes(sql, outcomes);
   return claimed.length === BATCH;
 }
 
-async function deliverOne<P>(
-  sql: Sql,
-  policy: ChannelPolicy<P>,
+async function deliverOne<P, C>(
+  policy: ChannelPolicy<P, C>,
   message: OutboxMessage<P>,
+  prepared: C,
   log: Logger,
-) {
+): Promise<Outcome> {
   try {
-    await policy.deliver(message);
+    await policy.deliver(message, prepared);
     const kept = policy.afterDelivery ? policy.afterDelivery(message.payload) : message.payload;
-    // Merged, not replaced: marks another transaction set meanwhile are kept.
-    await sql`
-      update outbox set delivered_at = now(), last_error = null,
-                        payload = payload || ${sql.json(kept as never)}
-       where id = ${message.id}`;
+    return { kind: 'delivered', id: message.id, kept, at: Date.now() };
   } catch (error) {
     const reason = error instanceof Error ? error.message.slice(0, 500) : 'unknown error';
     const context = {
@@ -118,31 +133,67 @@ async function deliverOne<P>(
     const options = error instanceof DeliveryError ? error.options : {};
     if (options.permanent) {
       log.warn(context, 'message set aside: the receiver will not take it');
-      await sql`update outbox set failed_at = now(), last_error = ${reason} where id = ${message.id}`;
-      return;
+      return { kind: 'set_aside', id: message.id, reason };
     }
     if (message.attempts >= policy.maxAttempts) {
       log.error(
         { ...context, alert: 'outbox_gave_up' },
         'message set aside after its last attempt',
       );
-      await sql.begin(async (tx) => {
-        await tx`update outbox set failed_at = now(), last_error = ${reason} where id = ${message.id}`;
-        await tx`
-          insert into alerts (kind, message)
-          values ('outbox_gave_up', ${`${policy.channel} message ${message.id} undeliverable: ${reason}`})`;
-      });
-      return;
+      const alert = `${policy.channel} message ${message.id} undeliverable: ${reason}`;
+      return { kind: 'gave_up', id: message.id, reason, alert };
     }
     log.warn(context, 'message not delivered; will retry');
-    const delay =
+    const delaySeconds =
       options.retryAfterSeconds ??
       policy.retryDelaySeconds?.(message.attempts) ??
       backoffSeconds(message.attempts, policy.maxBackoffSeconds);
-    await sql`
-      update outbox
-         set next_attempt_at = now() + make_interval(secs => ${delay}),
-             last_error = ${reason}
-       where id = ${message.id}`;
+    return { kind: 'retry', id: message.id, delaySeconds, reason };
   }
+}
+
+/** Writes a batch's outcomes: one statement per kind present, the give-ups with their alerts. */
+async function recordOutcomes(sql: Sql, outcomes: Outcome[]): Promise<void> {
+  const of = <K extends Outcome['kind']>(kind: K) =>
+    outcomes.filter((o): o is Extract<Outcome, { kind: K }> => o.kind === kind);
+  const delivered = of('delivered');
+  const retries = of('retry');
+  const asides = [...of('set_aside'), ...of('gave_up')];
+  const alerts = of('gave_up');
+  const now = Date.now();
+  const writes: Promise<unknown>[] = [];
+  // Merged, not replaced: marks another transaction set meanwhile are kept. The time is
+  // when each was accepted, by the database's clock.
+  if (delivered.length)
+    writes.push(sql`
+      update outbox o
+         set delivered_at = now() - make_interval(secs => d.ago), last_error = null,
+             payload = o.payload || d.kept::jsonb
+        from unnest(${delivered.map((d) => d.id)}::bigint[],
+                    ${delivered.map((d) => JSON.stringify(d.kept))}::text[],
+                    ${delivered.map((d) => (now - d.at) / 1000)}::float8[]) as d(id, kept, ago)
+       where o.id = d.id`);
+  if (retries.length)
+    writes.push(sql`
+      update outbox o
+         set next_attempt_at = now() + make_interval(secs => r.delay), last_error = r.reason
+        from unnest(${retries.map((r) => r.id)}::bigint[],
+                    ${retries.map((r) => r.delaySeconds)}::float8[],
+                    ${retries.map((r) => r.reason)}::text[]) as r(id, delay, reason)
+       where o.id = r.id`);
+  if (asides.length)
+    writes.push(
+      sql.begin(async (tx) => {
+        await tx`
+          update outbox o set failed_at = now(), last_error = f.reason
+            from unnest(${asides.map((f) => f.id)}::bigint[],
+                        ${asides.map((f) => f.reason)}::text[]) as f(id, reason)
+           where o.id = f.id`;
+        if (alerts.length)
+          await tx`
+            insert into alerts (kind, message)
+            select 'outbox_gave_up', m from unnest(${alerts.map((a) => a.alert)}::text[]) as m`;
+      }),
+    );
+  await Promise.all(writes);
 }

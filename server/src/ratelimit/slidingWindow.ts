@@ -32,29 +32,56 @@ export async function recordAttempt(
   sql: Sql | TransactionSql,
   subject: string,
   bucket: string,
-  { limit, windowSeconds }: SlidingWindow,
+  window: SlidingWindow,
 ): Promise<Judgement> {
-  const [row] = await sql<
-    { in_window: number; retry_ms: number | null; minute: string; last_limited: string | null }[]
-  >`
-    with attempt as (
+  const [row] = await sql<JudgedRow[]>`
+    with ${attemptQuery(sql, subject, bucket, window)} select * from judged`;
+  if (!row) throw new Error('rate limit upsert returned no row');
+  return judgementOf(row, window);
+}
+
+/** What the `judged` CTE of `attemptQuery` answers. */
+export interface JudgedRow {
+  in_window: number;
+  retry_ms: number | null;
+  minute: string;
+  last_limited: string | null;
+}
+
+/**
+ * `recordAttempt`'s statement as CTEs (`attempt`, then `judged`, one row), for a caller
+ * that does its own work in the same statement: `judged.in_window <= limit` is "allowed".
+ */
+export function attemptQuery(
+  sql: Sql | TransactionSql,
+  subject: string,
+  bucket: string,
+  { limit, windowSeconds }: SlidingWindow,
+) {
+  return sql`
+    attempt as (
       insert into rate_limit_windows as w (subject, bucket, attempts)
       values (${subject}, ${bucket}, array[clock_timestamp()])
       on conflict (subject, bucket) do update
         set attempts = (w.attempts || clock_timestamp())[greatest(1, cardinality(w.attempts) + 1 - ${limit}):]
       returning attempts, limited_minutes
-    )
-    select (select count(*) from unnest(a.attempts) t
-             where t > a.attempts[cardinality(a.attempts)] - make_interval(secs => ${windowSeconds}))::int as in_window,
-           -- Refused: the oldest kept attempt is the one that has to age out first.
-           case when cardinality(a.attempts) > ${limit} then
-             extract(epoch from a.attempts[2] + make_interval(secs => ${windowSeconds})
-                                - a.attempts[cardinality(a.attempts)]) * 1000
-           end::float8 as retry_ms,
-           floor(extract(epoch from a.attempts[cardinality(a.attempts)]) / 60)::bigint as minute,
-           a.limited_minutes[cardinality(a.limited_minutes)] as last_limited
-      from attempt a`;
-  if (!row) throw new Error('rate limit upsert returned no row');
+    ),
+    judged as (
+      select (select count(*) from unnest(a.attempts) t
+               where t > a.attempts[cardinality(a.attempts)] - make_interval(secs => ${windowSeconds}))::int as in_window,
+             -- Refused: the oldest kept attempt is the one that has to age out first.
+             case when cardinality(a.attempts) > ${limit} then
+               extract(epoch from a.attempts[2] + make_interval(secs => ${windowSeconds})
+                                  - a.attempts[cardinality(a.attempts)]) * 1000
+             end::float8 as retry_ms,
+             floor(extract(epoch from a.attempts[cardinality(a.attempts)]) / 60)::bigint as minute,
+             a.limited_minutes[cardinality(a.limited_minutes)] as last_limited
+        from attempt a
+    )`;
+}
+
+/** The judgement of an attempt from its `judged` row. */
+export function judgementOf(row: JudgedRow, { limit }: SlidingWindow): Judgement {
   const minutes = {
     minute: Number(row.minute),
     lastLimitedMinute: row.last_limited === null ? null : Number(row.last_limited),

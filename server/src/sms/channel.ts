@@ -11,6 +11,9 @@ export interface QueuedSms extends SmsMessage {
   carriesCode: boolean;
 }
 
+/** Why a sandbox's SMS is kept but never sent. */
+export const SANDBOX_SMS = 'sandbox: never sent';
+
 /** Queued in the caller's transaction: the SMS exists exactly when what caused it does. */
 export async function queueSms(
   tx: TransactionSql,
@@ -23,7 +26,7 @@ export async function queueSms(
      where sh.id = ${shipmentId} and o.sandbox`;
   await enqueue(tx, 'sms', sms, {
     shipmentId,
-    ...(sandbox ? { setAside: 'sandbox: never sent' } : {}),
+    ...(sandbox ? { setAside: SANDBOX_SMS } : {}),
   });
 }
 

@@ -18,11 +18,12 @@ import { ProblemError, problem } from '../http/problem';
 import { transaction } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
-import { queueSms } from '../sms/channel';
+import { SANDBOX_SMS, type QueuedSms } from '../sms/channel';
 import { pickupSms } from '../sms/texts';
-import { queueWebhookEvent } from '../webhooks/events';
+import { recordShipmentEvent } from '../webhooks/events';
+import { shipmentColumns, type ShipmentView } from '../merchant/presenter';
 import { stationOf, type TerminalStation } from './auth';
-import { lockStation, smallestFreeDoor } from './doorAssignment';
+import { smallestFreeDoorQuery } from './doorAssignment';
 
 /** Unknown and deactivated couriers get the same plain `ok: false`, with no reason. */
 export function courierVerify({ sql }: Services): Middleware {
@@ -38,45 +39,183 @@ export function courierVerify({ sql }: Services): Middleware {
   };
 }
 
-interface AwaitingDeposit {
-  id: string;
+/** What the lock statement read: the courier (when asked) and the parcel awaiting deposit. */
+interface Claim {
+  courier_id: string | null;
+  id: string | null;
   tracking_number: string;
   parcel_size: Size;
   recipient_name: string;
   recipient_phone: string;
   recipient_language: Language;
+  sandbox: boolean;
+  previous_at: Date | null;
 }
 
-/** A pickup code no parcel awaiting collection at the station has (the station is locked). */
-async function uniquePickupCode(tx: TransactionSql, secret: string, stationId: string) {
-  for (;;) {
-    const code = newPickupCode();
-    const hash = pickupCodeHash(secret, code);
-    const [taken] = await tx`
-      select 1 from shipments
-       where destination_station_id = ${stationId} and status = 'ready_for_pickup'
-         and pickup_code_hash = ${hash}`;
-    if (!taken) return { code, hash };
-  }
-}
+type Claimed = Claim & { id: string };
 
 export type DepositOutcome =
-  | { kind: 'deposited'; door: number; trackingNumber: string }
+  | { kind: 'deposited'; door: number; trackingNumber: string; cabinetVersion: string | null }
   | { kind: 'courier_not_verified' }
   | { kind: 'not_found' }
   | { kind: 'cabinet_full'; size: Size };
 
+/**
+ * Takes the station's lock (the lock order: station first, doorAssignment.ts) and reads
+ * the courier and the parcel in the same round trip. Rows read while waiting for the
+ * lock may be stale: `assignDoor` checks the parcel again, after the lock.
+ */
+async function claim(
+  tx: TransactionSql,
+  stationId: string,
+  trackingNumber: string,
+  courierNo: string | null,
+): Promise<Claim> {
+  const [row] = await tx<Claim[]>`
+    select c.id as courier_id, sh.id, sh.tracking_number, sh.parcel_size, sh.recipient_name,
+           sh.recipient_phone, sh.recipient_language, coalesce(o.sandbox, false) as sandbox,
+           (select max(t.occurred_at) from tracking_events t where t.shipment_id = sh.id) as previous_at
+      from stations st
+      left join couriers c on c.number = ${courierNo} and c.active
+      left join shipments sh on sh.tracking_number = ${trackingNumber}
+                            and sh.destination_station_id = st.id and sh.status = 'booked'
+      left join organizations o on o.id = sh.organization_id
+     where st.id = ${stationId}
+       for no key update of st`;
+  // The terminal's station exists (authentication found it); a deleted one is a 500.
+  if (!row) throw new ProblemError('internal_error');
+  return row;
+}
+
+interface Assignment {
+  door: number | null;
+  code_taken: boolean;
+  still_booked: boolean;
+  /** The shipment as deposited; null when nothing was recorded. */
+  view: ShipmentView | null;
+}
+
+/**
+ * One statement, after the lock (so its snapshot sees every earlier deposit here): the
+ * smallest free door, the parcel marked deposited with its code, the door occupied and
+ * the code SMS queued (set aside unsent for a sandbox); nothing of it when the door, the
+ * parcel or a free code is missing. Answers the shipment as it now is, for its event.
+ */
+async function assignDoor(
+  tx: TransactionSql,
+  station: TerminalStation,
+  parcel: Claimed,
+  courierId: string | null,
+  code: { hash: Buffer; sms: QueuedSms },
+  at: Date,
+): Promise<Assignment> {
+  const aside = parcel.sandbox ? SANDBOX_SMS : null;
+  const [row] = await tx<(ShipmentView & Omit<Assignment, 'view'> & { deposited: boolean })[]>`
+    with door as (${smallestFreeDoorQuery(tx, station.id, parcel.parcel_size)}),
+    code_taken as (
+      select 1 from shipments
+       where destination_station_id = ${station.id} and status = 'ready_for_pickup'
+         and pickup_code_hash = ${code.hash}),
+    deposited as (
+      update shipments sh
+         set status = 'ready_for_pickup', status_at = ${at}, slot_no = (select position from door),
+             pickup_code_hash = ${code.hash}, deposited_at = ${at}, deposited_by = ${courierId},
+             updated_at = now()
+        from stations s
+       where sh.id = ${parcel.id} and sh.status = 'booked' and s.id = sh.destination_station_id
+         and exists (select 1 from door) and not exists (select 1 from code_taken)
+      returning ${shipmentColumns(tx)}),
+    occupied as (
+      insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
+      select door.id, ${station.id}, 'delivery', deposited.id, ${at} from door, deposited),
+    -- What queueSms writes (outbox.enqueue), here to save its round trips.
+    queued as (
+      insert into outbox (channel, organization_id, shipment_id, payload, failed_at, last_error)
+      select 'sms', null, deposited.id, ${tx.json(code.sms as never)},
+             case when ${aside}::text is null then null else now() end, ${aside}
+        from deposited)
+    select deposited.*, deposited.id is not null as deposited,
+           (select position from door) as door,
+           exists (select 1 from code_taken) as code_taken,
+           exists (select 1 from shipments where id = ${parcel.id} and status = 'booked') as still_booked
+      from (select) one left join deposited on true`;
+  const { door, code_taken, still_booked, deposited, ...view } = row!;
+  return { door, code_taken, still_booked, view: deposited ? view : null };
+}
+
+/** The pickup-code SMS of `parcel`, in the recipient's language. */
+function codeSms(station: TerminalStation, parcel: Claimed, code: string): QueuedSms {
+  return {
+    to: parcel.recipient_phone,
+    language: parcel.recipient_language,
+    carriesCode: true,
+    text: pickupSms(parcel.recipient_language, {
+      firstName: firstNameOf(parcel.recipient_name),
+      trackingNumber: parcel.tracking_number,
+      stationName: station.name,
+      code,
+      hours: station.freeStorageHours,
+    }),
+  };
+}
+
+/**
+ * The deposit in the caller's transaction: begin, lock and read, assign, the merchant's
+ * event, commit. With `courierNo` the courier is checked in the lock statement; null
+ * (the sandbox's simulated courier, or one checked already) skips it.
+ */
 async function depositParcel(
   tx: TransactionSql,
   services: Services,
   station: TerminalStation,
-  request: { courierNo: string; trackingNumber: string },
+  courier: { number: string } | { id: string | null },
+  trackingNumber: string,
   at: Date,
-  reporter: Reporter,
+  reporter?: Reporter,
 ): Promise<DepositOutcome> {
-  const courier = await activeCourier(tx, request.courierNo);
-  if (!courier) return { kind: 'courier_not_verified' };
-  return placeParcel(tx, services, station, courier.id, request.trackingNumber, at, reporter);
+  const claimed = await claim(
+    tx,
+    station.id,
+    trackingNumber,
+    'number' in courier ? courier.number : null,
+  );
+  const courierId = 'number' in courier ? claimed.courier_id : courier.id;
+  if ('number' in courier && !courierId) return { kind: 'courier_not_verified' };
+  if (!claimed.id) return { kind: 'not_found' };
+  const parcel: Claimed = { ...claimed, id: claimed.id };
+  for (;;) {
+    // A code no parcel awaiting collection here has: drawn again on the rare clash.
+    const code = newPickupCode();
+    const hash = pickupCodeHash(services.config.pickupCodeSecret, code);
+    const sms = codeSms(station, parcel, code);
+    const assigned = await assignDoor(tx, station, parcel, courierId, { hash, sms }, at);
+    // Another deposit of the same parcel may have won while this one waited for the lock.
+    if (!assigned.view && !assigned.still_booked) return { kind: 'not_found' };
+    if (assigned.door === null) return { kind: 'cabinet_full', size: parcel.parcel_size };
+    if (!assigned.view) {
+      if (assigned.code_taken) continue;
+      throw new Error('deposit found a door and a free code but recorded nothing');
+    }
+    if (reporter)
+      await noteClockSkew(
+        tx,
+        reporter.log,
+        { shipmentId: parcel.id, at, terminalId: reporter.terminalId, stationId: station.id },
+        { previousAt: parcel.previous_at },
+      );
+    const { cabinetVersion } = await recordShipmentEvent(
+      tx,
+      assigned.view,
+      'shipment.ready_for_pickup',
+      { cabinetOf: station.id },
+    );
+    return {
+      kind: 'deposited',
+      door: assigned.door,
+      trackingNumber: parcel.tracking_number,
+      cabinetVersion,
+    };
+  }
 }
 
 /**
@@ -93,56 +232,13 @@ export async function placeParcel(
   /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
   reporter?: Reporter,
 ): Promise<DepositOutcome> {
-  const request = { trackingNumber };
-  const courier = { id: courierId };
-  await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
-  const [parcel] = await tx<AwaitingDeposit[]>`
-    select id, tracking_number, parcel_size, recipient_name, recipient_phone, recipient_language
-      from shipments
-     where tracking_number = ${request.trackingNumber}
-       and destination_station_id = ${station.id}
-       and status = 'booked'
-     for update`;
-  if (!parcel) return { kind: 'not_found' };
-  const door = await smallestFreeDoor(tx, station.id, parcel.parcel_size);
-  if (!door) return { kind: 'cabinet_full', size: parcel.parcel_size };
-
-  if (reporter)
-    await noteClockSkew(tx, reporter.log, {
-      shipmentId: parcel.id,
-      at,
-      terminalId: reporter.terminalId,
-      stationId: station.id,
-    });
-  const { code, hash } = await uniquePickupCode(tx, services.config.pickupCodeSecret, station.id);
-  await tx`
-    update shipments
-       set status = 'ready_for_pickup', status_at = ${at}, slot_no = ${door.position},
-           pickup_code_hash = ${hash}, deposited_at = ${at}, deposited_by = ${courier.id},
-           updated_at = now()
-     where id = ${parcel.id}`;
-  await tx`
-    insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
-    values (${door.id}, ${station.id}, 'delivery', ${parcel.id}, ${at})`;
-  await queueSms(tx, parcel.id, {
-    to: parcel.recipient_phone,
-    language: parcel.recipient_language,
-    carriesCode: true,
-    text: pickupSms(parcel.recipient_language, {
-      firstName: firstNameOf(parcel.recipient_name),
-      trackingNumber: parcel.tracking_number,
-      stationName: station.name,
-      code,
-      hours: station.freeStorageHours,
-    }),
-  });
-  await queueWebhookEvent(tx, parcel.id, 'shipment.ready_for_pickup');
-  return { kind: 'deposited', door: door.position, trackingNumber: parcel.tracking_number };
+  return depositParcel(tx, services, station, { id: courierId }, trackingNumber, at, reporter);
 }
 
 /**
  * One call: verify the courier, pick the smallest free door that fits, record the
- * deposit and queue the pickup-code SMS, all in one transaction under the station lock.
+ * deposit and queue the pickup-code SMS, all in one transaction under the station lock,
+ * in five round trips (begin, lock and read, assign, event, commit).
  */
 export function deposit(services: Services): Middleware {
   return async (ctx) => {
@@ -150,10 +246,15 @@ export function deposit(services: Services): Middleware {
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     const outcome = await transaction(services.sql, (tx) =>
-      depositParcel(tx, services, station, request, at, {
-        log: ctx.state.log,
-        terminalId: ctx.state.terminal.id,
-      }),
+      depositParcel(
+        tx,
+        services,
+        station,
+        { number: request.courierNo },
+        request.trackingNumber,
+        at,
+        { log: ctx.state.log, terminalId: ctx.state.terminal.id },
+      ),
     );
     switch (outcome.kind) {
       case 'courier_not_verified':
@@ -165,7 +266,7 @@ export function deposit(services: Services): Middleware {
       case 'cabinet_full':
         throw new CabinetFullProblem(outcome.size);
       case 'deposited': {
-        await services.cabinetChanged(station.id);
+        await services.cabinetChanged(station.id, outcome.cabinetVersion);
         services.nudge.sms();
         services.nudge.webhooks();
         const body: DepositResponse = {

@@ -111,6 +111,22 @@ describe('POST /pickup', () => {
     );
   });
 
+  it('refuses even a valid code past the limit, and counts malformed attempts toward it', async () => {
+    const scene = await stack.scene('1:S');
+    const { code } = await scene.deposit();
+    const statuses = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push((await scene.terminal.api.post('/terminal/v1/pickup', { code: 5 })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await scene.terminal.api.post('/terminal/v1/pickup', { code: '99999999' })).status,
+      );
+    expect(statuses).toEqual([...Array(5).fill(400), ...Array(5).fill(401)]);
+    const refused = await scene.terminal.api.post('/terminal/v1/pickup', { code });
+    expect(refused.status).toBe(429);
+    expect((await scene.terminal.api.post('/terminal/v1/pickup', { code: 5 })).status).toBe(429);
+  });
+
   it('lets attempts through again once the oldest ones leave the sliding window', async () => {
     const { terminal } = await stack.scene('1:S');
     // Ten attempts made 50 s ago: the window holds 11 with the next one.

@@ -12,34 +12,61 @@ import { pickupCodeHash } from '../domain/secrets';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
-import { queueWebhookEvent } from '../webhooks/events';
+import { recordShipmentEvent } from '../webhooks/events';
+import { shipmentColumns, type ShipmentView } from '../merchant/presenter';
 import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
 import { lockStation } from './doorAssignment';
+import {
+  attemptQuery,
+  judgementOf,
+  recordAttempt,
+  type JudgedRow,
+} from '../ratelimit/slidingWindow';
+import { refuseOverLimit, windowOf } from './rateLimit';
+import { PICKUP_LIMIT } from './limits';
 
 /**
  * Names the door of the parcel whose code was typed; changes nothing. A wrong code, one
  * of another station and one already collected all find no row here and get the same
- * `invalid_code` answer through the same path.
+ * `invalid_code` answer through the same path. The rate limit's attempt is recorded and
+ * judged in the same statement (one round trip); a refused attempt finds nothing.
  */
 export function pickup({ sql, config }: Services): Middleware {
+  const window = windowOf(PICKUP_LIMIT);
   return async (ctx) => {
-    const { code } = validate(PickupRequestSchema, await readJson(ctx));
+    let code: string;
+    try {
+      ({ code } = validate(PickupRequestSchema, await readJson(ctx)));
+    } catch (error) {
+      // A malformed attempt counts too, and past the limit is refused as such.
+      const judged = await recordAttempt(sql, ctx.state.terminal.id, 'pickup', window);
+      await refuseOverLimit(sql, ctx, 'pickup', judged);
+      throw error;
+    }
     const station = stationOf(ctx.state.terminal);
-    const [found] = await sql<{ id: string; tracking_number: string; position: number }[]>`
-      select sh.id, sh.tracking_number, d.position
-        from shipments sh
-        join door_occupancy o on o.shipment_id = sh.id and o.kind = 'delivery'
-        join doors d on d.id = o.door_id
-       where sh.destination_station_id = ${station.id}
-         and sh.status = 'ready_for_pickup'
-         and sh.pickup_code_hash = ${pickupCodeHash(config.pickupCodeSecret, code)}`;
-    if (!found) throw new ProblemError('invalid_code');
+    const [row] = await sql<
+      (JudgedRow & { id: string | null; tracking_number: string; position: number })[]
+    >`
+      with ${attemptQuery(sql, ctx.state.terminal.id, 'pickup', window)},
+      found as (
+        select sh.id, sh.tracking_number, d.position
+          from shipments sh
+          join door_occupancy o on o.shipment_id = sh.id and o.kind = 'delivery'
+          join doors d on d.id = o.door_id
+         where sh.destination_station_id = ${station.id}
+           and sh.status = 'ready_for_pickup'
+           and sh.pickup_code_hash = ${pickupCodeHash(config.pickupCodeSecret, code)}
+           and (select in_window from judged) <= ${window.limit})
+      select judged.*, found.* from judged left join found on true`;
+    if (!row) throw new Error('rate limit upsert returned no row');
+    await refuseOverLimit(sql, ctx, 'pickup', judgementOf(row, window));
+    if (!row.id) throw new ProblemError('invalid_code');
     const body: PickupResponse = {
       ok: true,
-      door: found.position,
-      trackingNumber: found.tracking_number,
-      shipmentId: found.id,
+      door: row.position,
+      trackingNumber: row.tracking_number,
+      shipmentId: row.id,
     };
     ctx.body = body;
   };
@@ -64,7 +91,7 @@ export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middlewar
     if (!found)
       throw problem.notFound('No parcel awaiting collection has that id at this station.');
     if (request.collected) {
-      await cabinetChanged(station.id);
+      await cabinetChanged(station.id, found.cabinetVersion);
       nudge.webhooks();
     }
     const body: OkResponse = { ok: true };
@@ -74,7 +101,11 @@ export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middlewar
 
 /**
  * The outcome of a pickup in the caller's transaction; false when no parcel awaiting
- * collection has that id at the station. Shared with the sandbox.
+ * collection has that id at the station. Shared with the sandbox. `collected: false`
+ * changes nothing: one read. `true`: begin, the station lock (the lock order: station
+ * first, doorAssignment.ts), one statement that collects the parcel and frees its door,
+ * the merchant's event with the recipient's receipt, commit. Answers the cabinet version
+ * the commit makes (null when nothing changed).
  */
 export async function recordPickupOutcome(
   tx: TransactionSql,
@@ -84,31 +115,39 @@ export async function recordPickupOutcome(
   at: Date,
   /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
   reporter?: Reporter,
-): Promise<boolean> {
-  await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
-  const [shipment] = await tx<{ id: string }[]>`
-    select id from shipments
-     where id = ${shipmentId}
-       and destination_station_id = ${station.id}
-       and status = 'ready_for_pickup'
-     for update`;
-  if (!shipment || !collected) return Boolean(shipment);
-  if (reporter)
-    await noteClockSkew(tx, reporter.log, {
-      shipmentId: shipment.id,
-      at,
-      terminalId: reporter.terminalId,
-      stationId: station.id,
-    });
+): Promise<{ cabinetVersion: string | null } | false> {
+  if (!collected) {
+    const [awaiting] = await tx`
+      select 1 from shipments
+       where id = ${shipmentId} and destination_station_id = ${station.id}
+         and status = 'ready_for_pickup'`;
+    return awaiting ? { cabinetVersion: null } : false;
+  }
+  await lockStation(tx, station.id);
   // Free storage runs from the deposit, never from before the booking, and a collection
   // reported before either is not late: no negative time is counted.
-  await tx`
-    update shipments
-       set status = 'collected', status_at = ${at}, collected_at = ${at},
-           collected_late = ${at} > greatest(deposited_at, created_at) + make_interval(hours => ${station.freeStorageHours}),
-           pickup_code_hash = null, updated_at = now()
-     where id = ${shipment.id}`;
-  await tx`delete from door_occupancy where shipment_id = ${shipment.id}`;
-  await queueWebhookEvent(tx, shipment.id, 'shipment.collected');
-  return true;
+  const [row] = await tx<(ShipmentView & { previous_at: Date | null })[]>`
+    with previous as (
+      select max(occurred_at) as at from tracking_events where shipment_id = ${shipmentId}),
+    collected as (
+      update shipments sh
+         set status = 'collected', status_at = ${at}, collected_at = ${at},
+             collected_late = ${at} > greatest(sh.deposited_at, sh.created_at) + make_interval(hours => ${station.freeStorageHours}),
+             pickup_code_hash = null, updated_at = now()
+        from stations s
+       where sh.id = ${shipmentId} and sh.destination_station_id = ${station.id}
+         and sh.status = 'ready_for_pickup' and s.id = sh.destination_station_id
+      returning ${shipmentColumns(tx)}),
+    freed as (delete from door_occupancy where shipment_id in (select id from collected))
+    select collected.*, (select at from previous) as previous_at from collected`;
+  if (!row) return false;
+  const { previous_at: previousAt, ...view } = row;
+  if (reporter)
+    await noteClockSkew(
+      tx,
+      reporter.log,
+      { shipmentId, at, terminalId: reporter.terminalId, stationId: station.id },
+      { previousAt },
+    );
+  return recordShipmentEvent(tx, view, 'shipment.collected', { cabinetOf: station.id });
 }

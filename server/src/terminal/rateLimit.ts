@@ -1,9 +1,9 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Sql } from '../db/connect';
 import { problem } from '../http/problem';
 import type { Logger } from '../logger';
 import { noteLimitHit, type AlarmPolicy } from '../ratelimit/bruteForceAlarm';
-import { recordAttempt } from '../ratelimit/slidingWindow';
+import { recordAttempt, type Judgement, type SlidingWindow } from '../ratelimit/slidingWindow';
 
 export type TerminalBucket = 'pickup' | 'return' | 'courier';
 
@@ -21,19 +21,36 @@ const BRUTE_FORCE: AlarmPolicy = { hitMinutes: 3, ofLastMinutes: 5 };
 export function rateLimit(sql: Sql, bucket: TerminalBucket, perMinute: number): Middleware {
   return async (ctx, next) => {
     const terminal = ctx.state.terminal;
-    const judged = await recordAttempt(sql, terminal.id, bucket, {
-      limit: perMinute,
-      windowSeconds: 60,
-    });
-    if (!judged.allowed) {
-      if (judged.lastLimitedMinute !== judged.minute) {
-        const raise = await noteLimitHit(sql, terminal.id, bucket, judged.minute, BRUTE_FORCE);
-        if (raise) await raiseAlarm(sql, ctx.state.log, terminal.id, terminal.station?.id, bucket);
-      }
-      throw problem.rateLimited(judged.retryAfterSeconds);
-    }
+    const judged = await recordAttempt(sql, terminal.id, bucket, windowOf(perMinute));
+    await refuseOverLimit(sql, ctx, bucket, judged);
     await next();
   };
+}
+
+/** A terminal's sliding window: `perMinute` attempts in any 60 s. */
+export const windowOf = (perMinute: number): SlidingWindow => ({
+  limit: perMinute,
+  windowSeconds: 60,
+});
+
+/**
+ * Throws the spec's 429 for an attempt judged over the limit, after noting the hit for
+ * the brute-force alarm; does nothing for an allowed one. For a route that judges the
+ * attempt inside its own statement (`attemptQuery`) rather than with `rateLimit`.
+ */
+export async function refuseOverLimit(
+  sql: Sql,
+  ctx: Context,
+  bucket: TerminalBucket,
+  judged: Judgement,
+): Promise<void> {
+  if (judged.allowed) return;
+  const terminal = ctx.state.terminal;
+  if (judged.lastLimitedMinute !== judged.minute) {
+    const raise = await noteLimitHit(sql, terminal.id, bucket, judged.minute, BRUTE_FORCE);
+    if (raise) await raiseAlarm(sql, ctx.state.log, terminal.id, terminal.station?.id, bucket);
+  }
+  throw problem.rateLimited(judged.retryAfterSeconds);
 }
 
 async function raiseAlarm(

@@ -14,9 +14,10 @@ import { problem } from '../http/problem';
 import { transaction } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
-import { queueWebhookEvent } from '../webhooks/events';
+import { recordShipmentEvent } from '../webhooks/events';
+import { shipmentColumns, type ShipmentView } from '../merchant/presenter';
 import { stationOf } from './auth';
-import { lockStation, smallestFreeDoor } from './doorAssignment';
+import { lockStation, smallestFreeDoorQuery } from './doorAssignment';
 
 interface ReturnCandidate {
   shipment_id: string;
@@ -34,18 +35,27 @@ export type ReturnOutcome =
   | { kind: 'not_found' }
   | { kind: 'cabinet_full'; size: Size };
 
-/** An open return to resume, or a new one when the parcel is eligible. */
+/**
+ * An open return to resume, or a new one when the parcel is eligible: the return and the
+ * shipment's `return_started` in one statement, then the merchant's event.
+ */
 async function openReturn(tx: TransactionSql, stationId: string, c: ReturnCandidate) {
   if (c.return_id) return c.return_status === 'open' ? c.return_id : undefined;
   if (c.status !== 'collected' || !c.within_window) return undefined;
-  const [created] = await tx<{ id: string }[]>`
-    insert into returns (shipment_id, station_id) values (${c.shipment_id}, ${stationId})
-    returning id`;
-  await tx`
-    update shipments set status = 'return_started', status_at = now(), updated_at = now()
-     where id = ${c.shipment_id}`;
-  await queueWebhookEvent(tx, c.shipment_id, 'return.started');
-  return created?.id;
+  const [started] = await tx<(ShipmentView & { return_id: string })[]>`
+    with created as (
+      insert into returns (shipment_id, station_id) values (${c.shipment_id}, ${stationId})
+      returning id),
+    started as (
+      update shipments sh set status = 'return_started', status_at = now(), updated_at = now()
+        from stations s
+       where sh.id = ${c.shipment_id} and s.id = sh.destination_station_id
+      returning ${shipmentColumns(tx)})
+    select started.*, created.id as return_id from started, created`;
+  if (!started) return undefined;
+  const { return_id: returnId, ...view } = started;
+  await recordShipmentEvent(tx, view, 'return.started');
+  return returnId;
 }
 
 /** Starts or resumes a return and holds a door; shared with the sandbox. */
@@ -72,12 +82,15 @@ export async function startReturn(
   if (candidate.held_position !== null)
     return { kind: 'held', door: candidate.held_position, ...held };
 
-  const door = await smallestFreeDoor(tx, stationId, candidate.parcel_size);
+  // The door found and held in one statement.
+  const [door] = await tx<{ position: number }[]>`
+    with door as (${smallestFreeDoorQuery(tx, stationId, candidate.parcel_size)}),
+    held as (
+      insert into door_occupancy (door_id, station_id, kind, shipment_id, return_id)
+      select door.id, ${stationId}, 'return_hold', ${candidate.shipment_id}, ${returnId} from door)
+    select position from door`;
   // The return stays open without a door, so a retry resumes it with the same returnId.
   if (!door) return { kind: 'cabinet_full', size: candidate.parcel_size };
-  await tx`
-    insert into door_occupancy (door_id, station_id, kind, shipment_id, return_id)
-    values (${door.id}, ${stationId}, 'return_hold', ${candidate.shipment_id}, ${returnId})`;
   return { kind: 'held', door: door.position, ...held };
 }
 
@@ -132,7 +145,7 @@ export function confirmReturnRoute({ sql, cabinetChanged, nudge }: Services): Mi
       }),
     );
     if (!found) throw problem.notFound('No return awaiting deposit has that id at this station.');
-    await cabinetChanged(station.id);
+    await cabinetChanged(station.id, found.cabinetVersion);
     if (request.deposited) nudge.webhooks();
     const body: OkResponse = { ok: true };
     ctx.body = body;
@@ -141,7 +154,10 @@ export function confirmReturnRoute({ sql, cabinetChanged, nudge }: Services): Mi
 
 /**
  * The outcome of a return in the caller's transaction; false when no return awaiting
- * deposit has that id at the station. Shared with the sandbox.
+ * deposit has that id at the station. Shared with the sandbox. Begin, the station lock
+ * (the lock order: station first, doorAssignment.ts), one statement that records the
+ * return, its door and the shipment's status, the merchant's event, commit. Answers the
+ * cabinet version the commit makes, when it read it.
  */
 export async function recordReturnOutcome(
   tx: TransactionSql,
@@ -151,34 +167,47 @@ export async function recordReturnOutcome(
   at: Date,
   /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
   reporter?: Reporter,
-): Promise<boolean> {
-  const request = { returnId, deposited };
-  const station = { id: stationId };
-  await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
-  const [held] = await tx<{ id: string; shipment_id: string; door_id: string }[]>`
-        select r.id, r.shipment_id, o.door_id
-          from returns r
-          join door_occupancy o on o.return_id = r.id and o.kind = 'return_hold'
-         where r.id = ${request.returnId} and r.station_id = ${station.id} and r.status = 'open'
-         for update of r`;
-  if (!held) return false;
-  if (!request.deposited) {
-    await tx`delete from door_occupancy where door_id = ${held.door_id}`;
-    return true;
+): Promise<{ cabinetVersion: string | null } | false> {
+  await lockStation(tx, stationId);
+  if (!deposited) {
+    const released = await tx`
+      delete from door_occupancy o using returns r
+       where o.return_id = r.id and o.kind = 'return_hold'
+         and r.id = ${returnId} and r.station_id = ${stationId} and r.status = 'open'
+      returning o.door_id`;
+    return released.length > 0 ? { cabinetVersion: null } : false;
   }
+  const [row] = await tx<(ShipmentView & { previous_at: Date | null })[]>`
+    with held as (
+      select r.id, r.shipment_id, o.door_id
+        from returns r
+        join door_occupancy o on o.return_id = r.id and o.kind = 'return_hold'
+       where r.id = ${returnId} and r.station_id = ${stationId} and r.status = 'open'
+         for update of r),
+    previous as (
+      select max(occurred_at) as at from tracking_events
+       where shipment_id = (select shipment_id from held)),
+    recorded as (
+      update returns set status = 'deposited', deposited_at = ${at}
+       where id = (select id from held)),
+    stored as (
+      update door_occupancy set kind = 'return', since = ${at}
+       where door_id = (select door_id from held)),
+    returned as (
+      update shipments sh set status = 'returned_to_locker', status_at = ${at}, updated_at = now()
+        from stations s
+       where sh.id = (select shipment_id from held) and s.id = sh.destination_station_id
+      returning ${shipmentColumns(tx)})
+    select returned.*, (select at from previous) as previous_at from returned`;
+  if (!row) return false;
+  const { previous_at: previousAt, ...view } = row;
   if (reporter)
-    await noteClockSkew(tx, reporter.log, {
-      shipmentId: held.shipment_id,
-      at,
-      terminalId: reporter.terminalId,
-      stationId: station.id,
-    });
-  await tx`update returns set status = 'deposited', deposited_at = ${at} where id = ${held.id}`;
-  await tx`update door_occupancy set kind = 'return', since = ${at} where door_id = ${held.door_id}`;
-  await tx`
-        update shipments set status = 'returned_to_locker', status_at = ${at}, updated_at = now()
-         where id = ${held.shipment_id}`;
+    await noteClockSkew(
+      tx,
+      reporter.log,
+      { shipmentId: view.id, at, terminalId: reporter.terminalId, stationId },
+      { previousAt },
+    );
   // The spec's "merchant notified".
-  await queueWebhookEvent(tx, held.shipment_id, 'return.deposited');
-  return true;
+  return recordShipmentEvent(tx, view, 'return.deposited', { cabinetOf: stationId });
 }

@@ -37,16 +37,28 @@ interface Target {
   body: string;
 }
 
-/**
- * The endpoint told us it is gone: stop sending to it until the merchant enables it. Its
- * other waiting deliveries are set aside; the one in flight is left to its own outcome, so
- * it keeps the reason the endpoint gave (and is never seen half-way with another).
- */
+/** Each delivery's endpoint and event body, for a whole batch in one query. */
+async function targetsOf(sql: Sql, deliveries: QueuedWebhook[]): Promise<Map<string, Target>> {
+  const wanted = deliveries.filter((d) => d.endpoint_id !== null);
+  if (wanted.length === 0) return new Map();
+  const rows = await sql<(Target & { key: string })[]>`
+    select x.endpoint_id || ' ' || x.event_id as key,
+           w.url, w.secret, w.disabled_at, e.body,
+           case when w.previous_secret_until > now() then w.previous_secret end as previous_secret
+      from unnest(${wanted.map((d) => d.endpoint_id!)}::uuid[],
+                  ${wanted.map((d) => d.event_id)}::uuid[]) as x(endpoint_id, event_id)
+      join webhook_endpoints w on w.id = x.endpoint_id
+      join events e on e.id = x.event_id`;
+  return new Map(rows.map(({ key, ...target }) => [key, target]));
+}
+
+/** The endpoint told us it is gone: stop sending to it until the merchant enables it. */
 async function disableEndpoint(
   sql: Sql,
   endpointId: string,
   reason: string,
-  inFlightId: string,
+  /** The delivery that heard it: the outbox records its own failure, with this reason. */
+  deliveryId: string,
 ): Promise<void> {
   await sql.begin(async (tx) => {
     const [endpoint] = await tx<{ organization_id: string; url: string }[]>`
@@ -57,7 +69,7 @@ async function disableEndpoint(
     await tx`
       update outbox set failed_at = now(), last_error = 'endpoint disabled'
        where channel = 'webhook' and payload->>'endpoint_id' = ${endpointId}
-         and delivered_at is null and failed_at is null and id <> ${inFlightId}`;
+         and delivered_at is null and failed_at is null and id <> ${deliveryId}`;
     await tx`
       insert into alerts (kind, message)
       values ('webhook_endpoint_disabled',
@@ -71,21 +83,20 @@ async function disableEndpoint(
  * redirect included) is a failure and is retried on the schedule; 429 and 503 are retried
  * after their Retry-After; 410 Gone disables the endpoint.
  */
-export function webhookChannel(sql: Sql): ChannelPolicy<QueuedWebhook> {
+export function webhookChannel(sql: Sql): ChannelPolicy<QueuedWebhook, Map<string, Target>> {
   return {
     channel: 'webhook',
     maxAttempts: RETRY_SCHEDULE_SECONDS.length + 1,
     maxBackoffSeconds: Math.max(...RETRY_SCHEDULE_SECONDS),
     retryDelaySeconds,
-    deliver: async (message) => {
+    prepare: (messages) =>
+      targetsOf(
+        sql,
+        messages.map((m) => m.payload),
+      ),
+    deliver: async (message, targets) => {
       const { event_id, endpoint_id } = message.payload;
-      const [target] = endpoint_id
-        ? await sql<Target[]>`
-            select w.url, w.secret, w.disabled_at, e.body,
-                   case when w.previous_secret_until > now() then w.previous_secret end as previous_secret
-              from webhook_endpoints w, events e
-             where w.id = ${endpoint_id} and e.id = ${event_id}`
-        : [];
+      const target = endpoint_id ? targets.get(`${endpoint_id} ${event_id}`) : undefined;
       if (!target) throw new DeliveryError('endpoint deleted', { permanent: true });
       if (target.disabled_at) throw new DeliveryError('endpoint disabled', { permanent: true });
       const timestamp = Math.floor(Date.now() / 1000);

@@ -1,15 +1,10 @@
-import {
-  EVENT_API_VERSION,
-  type Language,
-  type WebhookEvent,
-  type WebhookEventType,
-} from '@locker/shared';
+import { EVENT_API_VERSION, type WebhookEvent, type WebhookEventType } from '@locker/shared';
 import { randomUUID } from 'node:crypto';
 import type { Sql, TransactionSql } from '../db/connect';
 import { presentShipment, shipmentColumns, type ShipmentView } from '../merchant/presenter';
 import { firstNameOf } from '../domain/people';
 import { enqueue } from '../outbox/outbox';
-import { queueSms } from '../sms/channel';
+import { SANDBOX_SMS, type QueuedSms } from '../sms/channel';
 import { collectedSms } from '../sms/noticeTexts';
 
 /** What the outbox holds per delivery: the body stays in `events`, once. */
@@ -39,19 +34,22 @@ export async function queueWebhookEvent(
      where sh.id = ${shipmentId}`;
   if (!row) return undefined;
   if (type === 'shipment.return_collected') await noteExpiryFirst(tx, shipmentId);
-  const event = await recordEvent(tx, row, type);
-  if (type === 'shipment.collected') await queueCollectedReceipt(tx, shipmentId);
-  return event;
+  return (await recordShipmentEvent(tx, row, type)).event;
 }
 
-async function recordEvent(
+/**
+ * `queueWebhookEvent` for a caller that already holds the shipment as it is now (the
+ * `returning` of the statement that changed it): the event, its deliveries and the
+ * collection receipt in one statement. With `cabinetOf`, it also answers that station's
+ * cabinet version as this transaction leaves it (the caller holds the station lock, so
+ * it is the version its commit makes), to note after the commit without another query.
+ */
+export async function recordShipmentEvent(
   tx: TransactionSql,
   row: ShipmentView,
   type: WebhookEventType,
-): Promise<WebhookEvent> {
-  const [numbered] = await tx<{ event_seq: string }[]>`
-    update organizations set event_seq = event_seq + 1
-     where id = ${row.organization_id} returning event_seq`;
+  options: { cabinetOf?: string } = {},
+): Promise<{ event: WebhookEvent; cabinetVersion: string | null }> {
   const event: WebhookEvent = {
     id: randomUUID(),
     type,
@@ -59,12 +57,62 @@ async function recordEvent(
     created_at: new Date().toISOString(),
     data: { shipment: presentShipment(row) },
   };
-  await tx`
-    insert into events (id, organization_id, seq, shipment_id, type, body, created_at)
-    values (${event.id}, ${row.organization_id}, ${numbered!.event_seq}, ${row.id}, ${type},
-            ${JSON.stringify(event)}, ${event.created_at})`;
-  await queueDeliveries(tx, row.organization_id, event.id, type);
-  return event;
+  const receipt = type === 'shipment.collected' ? collectedReceipt(row) : null;
+  const [recorded] = await tx<{ cabinet_version: string | null }[]>`
+    with recorded as (
+      -- Numbered by the sequence and this transaction's id (migration 009): no lock taken.
+      insert into events (id, organization_id, shipment_id, type, body, created_at)
+      values (${event.id}, ${row.organization_id}, ${row.id}, ${type},
+              ${JSON.stringify(event)}, ${event.created_at})
+      returning id),
+    ${deliveriesQuery(tx, row.organization_id, row.id, type)},
+    ${receiptQuery(tx, row, receipt)}
+    select (select cabinet_version from stations where id = ${options.cabinetOf ?? null}::uuid)::text
+           as cabinet_version`;
+  return { event, cabinetVersion: recorded?.cabinet_version ?? null };
+}
+
+/** What `queueDeliveries` writes, as a CTE over `recorded` (the event's id). */
+function deliveriesQuery(
+  tx: TransactionSql,
+  organizationId: string,
+  shipmentId: string,
+  type: WebhookEventType,
+) {
+  return tx`
+    deliveries as (
+      insert into outbox (channel, organization_id, shipment_id, payload)
+      select 'webhook', ${organizationId}, ${shipmentId},
+             jsonb_build_object('event_id', recorded.id, 'endpoint_id', w.id, 'type', ${type}::text)
+        from recorded, webhook_endpoints w
+       where w.organization_id = ${organizationId} and w.disabled_at is null
+       order by w.created_at, w.id)`;
+}
+
+/** What `queueSms` writes, as a CTE: set aside unsent for a sandbox organization. */
+function receiptQuery(tx: TransactionSql, row: ShipmentView, sms: QueuedSms | null) {
+  return tx`
+    receipt as (
+      insert into outbox (channel, organization_id, shipment_id, payload, failed_at, last_error)
+      select 'sms', null, ${row.id}, ${tx.json(sms as never)},
+             case when o.sandbox then now() end,
+             case when o.sandbox then ${SANDBOX_SMS} end
+        from organizations o
+       where o.id = ${row.organization_id} and ${sms !== null})`;
+}
+
+/** The recipient's receipt of a collection, in their language. */
+function collectedReceipt(row: ShipmentView): QueuedSms {
+  return {
+    to: row.recipient_phone,
+    language: row.recipient_language,
+    carriesCode: false,
+    text: collectedSms(row.recipient_language, {
+      firstName: firstNameOf(row.recipient_name),
+      trackingNumber: row.tracking_number,
+      stationName: row.station_name,
+    }),
+  };
 }
 
 /**
@@ -85,35 +133,7 @@ async function noteExpiryFirst(tx: TransactionSql, shipmentId: string): Promise<
       from shipments sh join stations s on s.id = sh.destination_station_id
      where sh.id = ${shipmentId}`;
   // As it was when it expired: still awaiting its recipient.
-  await recordEvent(tx, { ...view!, status: 'ready_for_pickup' }, 'shipment.expired');
-}
-
-/** The recipient's receipt, in their language, in the same transaction as the collection. */
-async function queueCollectedReceipt(tx: TransactionSql, shipmentId: string): Promise<void> {
-  const [parcel] = await tx<
-    {
-      tracking_number: string;
-      recipient_name: string;
-      recipient_phone: string;
-      recipient_language: Language;
-      station_name: string;
-    }[]
-  >`
-    select sh.tracking_number, sh.recipient_name, sh.recipient_phone, sh.recipient_language,
-           s.name as station_name
-      from shipments sh join stations s on s.id = sh.destination_station_id
-     where sh.id = ${shipmentId}`;
-  if (!parcel) return;
-  await queueSms(tx, shipmentId, {
-    to: parcel.recipient_phone,
-    language: parcel.recipient_language,
-    carriesCode: false,
-    text: collectedSms(parcel.recipient_language, {
-      firstName: firstNameOf(parcel.recipient_name),
-      trackingNumber: parcel.tracking_number,
-      stationName: parcel.station_name,
-    }),
-  });
+  await recordShipmentEvent(tx, { ...view!, status: 'ready_for_pickup' }, 'shipment.expired');
 }
 
 /** One outbox message per enabled endpoint of the organization; answers their ids. */
