@@ -11,6 +11,8 @@ export default defineConfig({
     // (a Chromium journey), and CI may share its two cores; ten times that is the limit.
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits for a condition: 1 s (its default) is a timing bet under load.
+    expect: { poll: { timeout: 20_000 } },
     // Two cores: two files at a time, each on its own database.
     maxWorkers: 2,
   },

@@ -117,9 +117,14 @@ export const TerminalConfigSchema = z.strictObject({
 });
 export type TerminalConfig = z.infer<typeof TerminalConfigSchema>;
 
-/** Extension (docs/terminal-extensions.md): a door the kiosk unlocked but never saw open. */
+/**
+ * Extension (docs/terminal-extensions.md): a door the kiosk unlocked but never saw open, or
+ * one a person reports will not close.
+ */
 export const DoorFaultRequestSchema = z.strictObject({
   position: z.number().int().min(1).max(INT4_MAX),
+  /** Absent: did_not_open (the kiosk saw it, or the person says so). */
+  problem: z.enum(['did_not_open', 'will_not_close']).optional(),
   /** When the door failed to open; the kiosk reports faults through its queue. */
   occurred_at: OccurredAtSchema.optional(),
 });

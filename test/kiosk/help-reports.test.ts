@@ -23,7 +23,7 @@ async function doorState(k: KioskScene, position: number, sql = k.stack.sql) {
      where d.station_id = ${k.scene.station.id} and d.position = ${position}`;
   const alerts = await sql<{ message: string }[]>`
     select message from alerts where kind = 'door_fault' and station_id = ${k.scene.station.id}`;
-  return { outOfService: door!.out_of_service, alerts: alerts.length };
+  return { outOfService: door!.out_of_service, alerts: alerts.map((a) => a.message) };
 }
 
 /** A customer picks up on screen; the door is left open (the sensor reads it open). */
@@ -55,7 +55,7 @@ describe('help topics that report', () => {
     const page = await browser.newPage({ viewport: PORTRAIT });
     try {
       const door = await pickUp(k, page);
-      expect(await doorState(k, door)).toEqual({ outOfService: false, alerts: 0 });
+      expect(await doorState(k, door)).toEqual({ outOfService: false, alerts: [] });
       await openTopic(page, 'The door will not close');
       await page.getByRole('button', { name: `Report door ${door}` }).click();
       await page.getByText(`Door ${door} has been reported and taken out of use.`).waitFor();
@@ -65,7 +65,10 @@ describe('help topics that report', () => {
       mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: path.join(SHOTS, 'portrait-en-help-reported.png') });
       // It reached the service before the screen said so: nothing waits in the queue.
-      expect(await doorState(k, door)).toEqual({ outOfService: true, alerts: 1 });
+      expect(await doorState(k, door)).toEqual({
+        outOfService: true,
+        alerts: [`door ${door} will not close; taken out of service`],
+      });
       expect(queuedReports(k.core.config.dataDir)).toEqual([]);
       k.cabinet.closeDoor(door, false);
       await expect.poll(async () => (await k.core.getState()).pendingConfirms).toBe(0);
@@ -81,7 +84,10 @@ describe('help topics that report', () => {
       await openTopic(page, 'Dera nuk u hap', 'Ndihmë');
       await page.getByRole('button', { name: `Raporto derën ${door}` }).click();
       await page.getByText(`Dera ${door} u raportua dhe u hoq nga përdorimi.`).waitFor();
-      expect(await doorState(k, door)).toEqual({ outOfService: true, alerts: 2 });
+      const state = await doorState(k, door);
+      expect(state.outOfService).toBe(true);
+      expect(state.alerts).toHaveLength(2);
+      expect(state.alerts).toContain(`door ${door} did not open; taken out of service`);
       k.cabinet.closeDoor(door, false);
       await expect.poll(async () => (await k.core.getState()).pendingConfirms).toBe(0);
     } finally {
@@ -126,7 +132,7 @@ describe('a door reported while the service is down', () => {
       expect(queuedReports(k.core.config.dataDir)).toEqual([
         expect.objectContaining({
           kind: 'door_fault',
-          body: expect.objectContaining({ position: door }),
+          body: expect.objectContaining({ position: door, problem: 'will_not_close' }),
         }),
       ]);
       revived = await restart(k.stack.url, k.stack.databaseUrl);
@@ -135,7 +141,10 @@ describe('a door reported while the service is down', () => {
         20_000,
       );
       // The server was restarted: its own connection reads the database.
-      expect(await doorState(k, door, revived.sql)).toEqual({ outOfService: true, alerts: 1 });
+      expect(await doorState(k, door, revived.sql)).toEqual({
+        outOfService: true,
+        alerts: [`door ${door} will not close; taken out of service`],
+      });
     } finally {
       await page.close();
       await k.host.close();

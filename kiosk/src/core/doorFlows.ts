@@ -2,6 +2,7 @@ import type { LockBoard } from '@locker/lock-driver';
 import type {
   CancelReturnResult,
   DepositResult,
+  DoorProblem,
   PickupResult,
   Refusal,
   ReturnChoiceResult,
@@ -146,8 +147,9 @@ export class DoorFlows {
     }
   }
 
-  reportFault(door: number): number {
-    return this.d.queue.add('door_fault', { position: door }, new Date());
+  /** A door that failed: seen by the core (did not open), or reported by a person. */
+  reportFault(door: number, problem: DoorProblem = 'did_not_open'): number {
+    return this.d.queue.add('door_fault', { position: door, problem }, new Date());
   }
 
   private opened(s: Session, unlocked: 'open' | 'unknown') {

@@ -341,7 +341,7 @@ export class KioskCore extends EventEmitter implements KioskApi {
       // The core saw it fail and has reported it already: never twice.
       if (problem === 'did_not_open' && session.phase === 'did_not_open')
         return { kind: 'already_reported' as const, door };
-      const id = this.flows.reportFault(door);
+      const id = this.flows.reportFault(door, problem);
       this.log.warn({ alert: 'door_reported', door, problem }, 'a customer reports the door');
       await this.queue.replay();
       return this.queue.isPending(id)

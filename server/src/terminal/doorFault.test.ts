@@ -32,6 +32,31 @@ describe('POST /terminal/v1/door/fault (extension)', () => {
     expect(alert?.kind).toBe('door_fault');
   });
 
+  it('keeps a parcel just deposited behind a door that will not close (it is inside), and says which problem', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const { shipment } = await scene.deposit();
+    const fault = await scene.terminal.api.post('/terminal/v1/door/fault', {
+      position: 1,
+      problem: 'will_not_close',
+    });
+    expect(fault.body).toEqual({ ok: true });
+    const [row] = await stack.sql`select status from shipments where id = ${shipment.id}`;
+    expect(row?.status).toBe('ready_for_pickup');
+    const [door] = await stack.sql`
+      select d.out_of_service, o.shipment_id from doors d
+        left join door_occupancy o on o.door_id = d.id
+       where d.station_id = ${scene.station.id} and d.position = 1`;
+    expect(door).toEqual({ out_of_service: true, shipment_id: shipment.id });
+    const alerts =
+      await stack.sql`select message from alerts where station_id = ${scene.station.id}`;
+    expect(alerts.map((a) => a.message)).toEqual(['door 1 will not close; taken out of service']);
+    const unknown = await scene.terminal.api.post('/terminal/v1/door/fault', {
+      position: 2,
+      problem: 'on_fire',
+    });
+    expect(unknown.status).toBe(400);
+  });
+
   it('keeps an older parcel recorded in its door (it is physically inside) and 404s an unknown door', async () => {
     const scene = await stack.scene('1:S');
     const { shipment } = await scene.deposit();

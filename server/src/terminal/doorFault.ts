@@ -1,4 +1,4 @@
-import { DoorFaultRequestSchema, type OkResponse } from '@locker/shared';
+import { DoorFaultRequestSchema, type DoorFaultRequest, type OkResponse } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
 import { undoDeposit } from '../domain/depositUndo';
@@ -15,11 +15,18 @@ import { lockStation } from './doorAssignment';
 // only while it is this fresh; an older parcel is physically inside and stays recorded.
 const UNDO_DEPOSIT_WITHIN = '10 minutes';
 
+type DoorProblem = NonNullable<DoorFaultRequest['problem']>;
+const SAID: Record<DoorProblem, string> = {
+  did_not_open: 'did not open',
+  will_not_close: 'will not close',
+};
+
 async function takeOutOfService(
   tx: TransactionSql,
   stationId: string,
   position: number,
   at: Date,
+  problem: DoorProblem,
 ): Promise<boolean> {
   await lockStation(tx, stationId); // the lock order: station first (doorAssignment.ts)
   const [door] = await tx<{ id: string }[]>`
@@ -27,6 +34,8 @@ async function takeOutOfService(
      where station_id = ${stationId} and position = ${position}
     returning id`;
   if (!door) return false;
+  // A door that will not close opened: what was put in is inside, and stays recorded.
+  if (problem === 'will_not_close') return true;
   const [fresh] = await tx<{ shipment_id: string; kind: string }[]>`
     delete from door_occupancy o
      where o.door_id = ${door.id}
@@ -41,29 +50,29 @@ async function takeOutOfService(
 }
 
 /**
- * POST /terminal/v1/door/fault: the kiosk unlocked a door and never saw it open. The door
- * is taken out of service so no parcel is assigned to it again, and an operator alert is
- * raised.
+ * POST /terminal/v1/door/fault: the kiosk unlocked a door and never saw it open, or a person
+ * reports that it will not close. The door is taken out of service so no parcel is
+ * assigned to it again, and an operator alert says which.
  */
 export function doorFault({ sql, cabinetChanged, logger }: Services): Middleware {
   return async (ctx) => {
     const request = validate(DoorFaultRequestSchema, await readJson(ctx));
-    const { position } = request;
+    const { position, problem: reported = 'did_not_open' } = request;
     // A fault queued while offline counts from when the door failed, not when it arrived.
     const at = eventTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     const found = await transaction(sql, async (tx) => {
-      const done = await takeOutOfService(tx, station.id, position, at);
+      const done = await takeOutOfService(tx, station.id, position, at, reported);
       if (done) {
         await tx`
           insert into alerts (kind, terminal_id, station_id, message)
-          values ('door_fault', ${ctx.state.terminal.id}, ${station.id}, ${`door ${position} did not open; taken out of service`})`;
+          values ('door_fault', ${ctx.state.terminal.id}, ${station.id}, ${`door ${position} ${SAID[reported]}; taken out of service`})`;
       }
       return done;
     });
     if (!found) throw problem.notFound('No door has that position at this station.');
     logger.warn(
-      { alert: 'door_fault', station_code: station.code, position },
+      { alert: 'door_fault', station_code: station.code, position, problem: reported },
       'door taken out of service',
     );
     await cabinetChanged(station.id);
