@@ -152,7 +152,8 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
 
   /**
    * A station with one terminal, a courier and an organization: the usual scene of a
-   * terminal test. `deposit` books a shipment and deposits it, answering its pickup code.
+   * terminal test. `deposit` books a shipment and deposits it, answering its pickup code;
+   * `collected`, `returned` and `takeOut` carry a parcel further along its life.
    */
   const scene = async (doors?: string, extra: Partial<admin.StationInput> = {}) => {
     const org = await stack.org();
@@ -180,7 +181,27 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
       });
       return shipment;
     };
-    return { org, station, terminal, courier, deposit, collected };
+    /** A collected parcel brought back: its return started and confirmed deposited. */
+    const returned = async (options: Parameters<typeof stack.shipment>[2] = {}) => {
+      const shipment = await collected(options);
+      const started = await terminal.api.post('/terminal/v1/return', {
+        trackingNumber: shipment.tracking_number,
+      });
+      if (started.status !== 200)
+        throw new Error(`return answered ${started.status}: ${started.text}`);
+      await terminal.api.post('/terminal/v1/return/confirm', {
+        returnId: started.body.returnId,
+        deposited: true,
+      });
+      return { shipment, door: started.body.door as number };
+    };
+    /** The scene's courier takes a deposited return out of its door. */
+    const takeOut = (trackingNumber: string) =>
+      terminal.api.post('/terminal/v1/courier/returns/collected', {
+        courierNo: courier.number,
+        trackingNumber,
+      });
+    return { org, station, terminal, courier, deposit, collected, returned, takeOut };
   };
 
   return { ...stack, scene };

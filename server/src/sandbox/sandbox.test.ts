@@ -75,18 +75,8 @@ describe('sandbox', () => {
     // The same journey at a real station, driven by its kiosk's calls.
     const scene = await stack.scene('1:M,2:M');
     await client(stack.url, scene.org.apiKey).post('/api/v1/webhooks', { url: hook.url });
-    const real = await scene.collected();
-    const held = await scene.terminal.api.post('/terminal/v1/return', {
-      trackingNumber: real.tracking_number,
-    });
-    await scene.terminal.api.post('/terminal/v1/return/confirm', {
-      returnId: held.body.returnId,
-      deposited: true,
-    });
-    await scene.terminal.api.post('/terminal/v1/courier/returns/collected', {
-      courierNo: scene.courier.number,
-      trackingNumber: real.tracking_number,
-    });
+    const { shipment: real } = await scene.returned();
+    await scene.takeOut(real.tracking_number);
     const kioskEvents = await waitFor(() => {
       const mine = hook.eventsOf(real.id).map((d) => d.event);
       return mine.length === 5

@@ -10,23 +10,14 @@ afterAll(() => stack.close());
 describe('courier collection of returns (extension)', () => {
   it('lists deposited returns, frees the door when one is taken, and the merchant sees return_collected', async () => {
     const scene = await stack.scene('1:S,2:S');
-    const parcel = await scene.collected();
-    const started = await scene.terminal.api.post('/terminal/v1/return', {
-      trackingNumber: parcel.tracking_number,
-    });
-    await scene.terminal.api.post('/terminal/v1/return/confirm', {
-      returnId: started.body.returnId,
-      deposited: true,
-    });
+    const { shipment: parcel, door } = await scene.returned();
 
     const list = await scene.terminal.api.post('/terminal/v1/courier/returns', {
       courierNo: scene.courier.number,
     });
     expect(list.body).toEqual({
       ok: true,
-      parcels: [
-        { door: started.body.door, trackingNumber: parcel.tracking_number, kind: 'return' },
-      ],
+      parcels: [{ door, trackingNumber: parcel.tracking_number, kind: 'return' }],
     });
 
     const taken = { courierNo: scene.courier.number, trackingNumber: parcel.tracking_number };
@@ -52,9 +43,9 @@ describe('courier collection of returns (extension)', () => {
       status: 'return_collected',
       station_code: scene.station.code,
     });
-    const [door] =
+    const [held] =
       await stack.sql`select count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
-    expect(door?.n).toBe(0);
+    expect(held?.n).toBe(0);
   });
 
   it('refuses an unknown courier with 403 and answers a door holding no return with 404', async () => {

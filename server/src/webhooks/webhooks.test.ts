@@ -193,18 +193,8 @@ describe('webhooks (Standard Webhooks)', () => {
   it('sends an event for every status change: deposit, collection, return started, deposited and collected', async () => {
     const scene = await stack.scene('1:S,2:S');
     await setOrganizationWebhook(stack.sql, scene.org.id, hook.url);
-    const shipment = await scene.collected();
-    const started = await scene.terminal.api.post('/terminal/v1/return', {
-      trackingNumber: shipment.tracking_number,
-    });
-    await scene.terminal.api.post('/terminal/v1/return/confirm', {
-      returnId: started.body.returnId,
-      deposited: true,
-    });
-    await scene.terminal.api.post('/terminal/v1/courier/returns/collected', {
-      courierNo: scene.courier.number,
-      trackingNumber: shipment.tracking_number,
-    });
+    const { shipment } = await scene.returned();
+    await scene.takeOut(shipment.tracking_number);
     // Deliveries due together leave together, so arrival order is not guaranteed (as
     // anywhere with Standard Webhooks); the events' own times order them.
     const types = await waitFor(() => {
