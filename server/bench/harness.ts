@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { REPO_ROOT } from '../src/config';
-import { connect, type Sql } from '../src/db/connect';
+import type { Sql } from '../src/db/connect';
 import { ensureEmbeddedPostgres } from '../src/db/embedded';
-import { migrate } from '../src/db/migrate';
+import { freshDatabase } from './database';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 export const BENCH_SECRET = 'bench-pickup-secret';
@@ -21,13 +21,7 @@ export async function benchDatabase(
     // cache keeps them in memory, as any real deployment's would.
     settings: ['shared_buffers=1GB', 'max_wal_size=4GB'],
   });
-  const admin = connect(embedded.url, { max: 1 });
-  await admin`drop database if exists ${admin(name)} with (force)`;
-  await admin`create database ${admin(name)}`;
-  await admin.end();
-  const url = embedded.url.replace(/\/postgres$/, `/${name}`);
-  const sql = connect(url, { max: 4 });
-  await migrate(sql);
+  const { url, sql } = await freshDatabase(embedded.url, name);
   return {
     url,
     sql,

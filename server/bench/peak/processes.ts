@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../../src/config';
-import { connect, type Sql } from '../../src/db/connect';
+import type { Sql } from '../../src/db/connect';
 import { ensureEmbeddedPostgres } from '../../src/db/embedded';
-import { migrate } from '../../src/db/migrate';
+import { freshDatabase } from '../database';
 
 export const DATA_DIR = path.join(REPO_ROOT, '.data/bench-peak-postgres');
 
@@ -23,13 +23,7 @@ export async function peakDatabase(port: number, name: string) {
       'pg_stat_statements.max=10000',
     ],
   });
-  const admin = connect(embedded.url, { max: 1 });
-  await admin`drop database if exists ${admin(name)} with (force)`;
-  await admin`create database ${admin(name)}`;
-  await admin.end();
-  const url = embedded.url.replace(/\/postgres$/, `/${name}`);
-  const sql = connect(url, { max: 4 });
-  await migrate(sql);
+  const { url, sql } = await freshDatabase(embedded.url, name);
   await sql`create extension if not exists pg_stat_statements`;
   return { url, sql, stop: async () => (await sql.end(), await embedded.stop()) };
 }
