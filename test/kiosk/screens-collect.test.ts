@@ -6,11 +6,15 @@ import { texts } from '@locker/kiosk';
 import { REPO_ROOT } from '@locker/server';
 import { client, waitFor } from '@locker/server/testing';
 import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
-import { ORIENTATIONS, checkDoorNumber, checkScreen, type Orientation } from './screenChecks';
+import {
+  LANGUAGES,
+  ORIENTATIONS,
+  checkDoorNumber,
+  checkScreen,
+  type Orientation,
+} from './screenChecks';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results/screens');
-const TEXTS = { sq: texts.sq, en: texts.en } as const;
-type Language = keyof typeof TEXTS;
 
 let browser: Browser;
 beforeAll(async () => {
@@ -40,10 +44,10 @@ const status = async (k: KioskScene, id: string) =>
     .status as string;
 
 describe.each(Object.keys(ORIENTATIONS) as Orientation[])('courier take-out, %s', (orientation) => {
-  it.each(['sq', 'en'] as Language[])(
+  it.each(LANGUAGES)(
     '%s: tracking number and "1 of N" per door, stop leaves the rest with their count',
     async (language) => {
-      const t = TEXTS[language];
+      const t = texts[language];
       const k = await kioskScene('1:S,2:S,3:S,4:S');
       const page: Page = await browser.newPage({ viewport: ORIENTATIONS[orientation] });
       const shot = `${orientation}-${language}-collect`;
