@@ -122,4 +122,39 @@ describe('outbox delivery in batches', () => {
     expect(await deliverDue(sql, policy, log)).toBe(false);
     expect(prepared).toEqual([]);
   });
+
+  it('leaves a batch claimed by an instance that died to the others once its lease runs out', async () => {
+    const ids = await sql<{ id: string }[]>`
+      insert into outbox (channel, payload)
+      select 'webhook', jsonb_build_object('n', n) from generate_series(0, 2) n
+      returning id`;
+    const policy = (deliver: () => Promise<void>): ChannelPolicy<Numbered> => ({
+      channel: 'webhook',
+      maxAttempts: 5,
+      maxBackoffSeconds: 60,
+      deliver,
+    });
+    // The first instance claims the batch and dies in the middle of delivering it.
+    const dying = deliverDue(
+      sql,
+      policy(() => new Promise(() => {})),
+      log,
+    );
+    await expect(
+      Promise.race([dying, new Promise((r) => setTimeout(r, 300, 'hung'))]),
+    ).resolves.toBe('hung');
+    const delivered: number[] = [];
+    const other = policy(() => (delivered.push(1), Promise.resolve()));
+    expect(await deliverDue(sql, other, log)).toBe(false);
+    expect(delivered).toEqual([]);
+    // 60 s later (the lease), the other instance delivers all of it: late, never lost.
+    await sql`update outbox set next_attempt_at = next_attempt_at - interval '61 seconds'
+               where id in ${sql(ids.map((i) => i.id))}`;
+    await deliverDue(sql, other, log);
+    expect(delivered).toHaveLength(3);
+    const rows = await sql<{ attempts: number; delivered: boolean }[]>`
+      select attempts, delivered_at is not null as delivered
+        from outbox where id in ${sql(ids.map((i) => i.id))}`;
+    expect(rows).toEqual(Array(3).fill({ attempts: 2, delivered: true }));
+  });
 });
