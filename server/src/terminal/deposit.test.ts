@@ -174,25 +174,4 @@ describe('POST /deposit', () => {
       await stack.sql`select count(distinct door_id)::int as doors, count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
     expect(rows).toEqual({ doors: 20, n: 20 });
   });
-
-  it('deposits a parcel sent twice at once exactly once: one door, one code SMS, then 404', async () => {
-    const scene = await stack.scene('1:S,2:S,3:S');
-    const second = await stack.terminal(scene.station.code);
-    const parcel = await stack.shipment(scene.org.id, scene.station.id);
-    const answers = await Promise.all(
-      [scene.terminal, second, scene.terminal].map((t) =>
-        t.api.post('/terminal/v1/deposit', {
-          courierNo: scene.courier.number,
-          trackingNumber: parcel.tracking_number,
-        }),
-      ),
-    );
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 404, 404]);
-    const [occupied] = await stack.sql<{ n: number }[]>`
-      select count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
-    expect(occupied?.n).toBe(1);
-    const [sms] = await stack.sql<{ n: number }[]>`
-      select count(*)::int as n from outbox where channel = 'sms' and shipment_id = ${parcel.id}`;
-    expect(sms?.n).toBe(1);
-  });
 });
