@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLockctl } from '../src/cli/run';
+import { until } from './wiredCabinet';
 
 const run = promisify(execFile);
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../bin/lockctl.mjs');
@@ -451,7 +452,13 @@ describe('lockctl map (commissioning)', () => {
         3: null,
       });
       expect(written.layout.columns[0]).toEqual([1, 2, 4, 5]);
-      // lockctl and the kiosk now open door 1 on lock 2.
+      // Once the doors map opened have shut again (1 s), lockctl and the kiosk open door 1
+      // on lock 2.
+      await until(async () => {
+        const now = await lockctl('status', '--tcp', tcp, '--cabinet', cabinet, '--json');
+        const doors = (JSON.parse(now.stdout) as { doors: { closed: boolean }[] }).doors;
+        return doors.every((d) => d.closed) ? true : undefined;
+      });
       const open = await lockctl(
         'open',
         '--tcp',
