@@ -124,6 +124,11 @@ describe('out of service, honestly', () => {
     );
 
     await admin.setTerminalStatus(stack.sql, scene.terminal.id, 'disabled');
+    // The mark reaches the server's terminal cache by a database notification: wait until
+    // the server refuses this terminal, as the kiosk's next call then meets it.
+    await waitFor(async () =>
+      (await scene.terminal.api.get('/terminal/v1/cabinet')).status === 401 ? true : undefined,
+    );
     // The next call is refused as unauthorized; its heartbeat tells why: refused.
     expect(await core.verifyCourier(scene.courier.number)).toEqual({ kind: 'unavailable' });
     await conditionOf(core, 'terminal_refused', 2000);
