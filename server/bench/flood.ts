@@ -45,7 +45,7 @@ async function main() {
     const kept = await limiterRowsOf(sql, attacker.id);
     console.log(`limiter state kept for the attacker after ${SECONDS} s: ${kept}`);
   } finally {
-    server.stop();
+    await server.stop();
     await db.stop();
   }
 }

@@ -1,11 +1,11 @@
 import autocannon, { type Request } from 'autocannon';
-import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { REPO_ROOT } from '../src/config';
 import type { Sql } from '../src/db/connect';
 import { ensureEmbeddedPostgres } from '../src/db/embedded';
 import { freshDatabase } from './database';
+import { startServerProcess } from './peak/processes';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 export const BENCH_SECRET = 'bench-pickup-secret';
@@ -43,37 +43,11 @@ function freePort(): Promise<number> {
 
 /** The real server entry point in a child process: one instance, as in production. */
 export async function benchServer(databaseUrl: string, env: Record<string, string> = {}) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      PICKUP_CODE_SECRET: BENCH_SECRET,
-      SMS_TRANSPORT: 'file:/dev/null',
-      // Real kiosks heartbeat every 60 s; the generator picks kiosks at random, so some go
-      // minutes without one. Keep the sweeper from marking them offline mid-run.
-      OFFLINE_AFTER_SECONDS: '86400',
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  return startServerProcess(databaseUrl, await freePort(), {
+    PICKUP_CODE_SECRET: BENCH_SECRET,
+    SMS_TRANSPORT: 'file:/dev/null',
+    ...env,
   });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    if (
-      await fetch(url).then(
-        () => true,
-        () => false,
-      )
-    )
-      return { url, stop: () => child.kill('SIGTERM') };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
 }
 
 export interface Figures {

@@ -99,7 +99,7 @@ async function main() {
     const perLabel = (performance.now() - started) / rounds;
     console.log(`label render in process: ${perLabel.toFixed(2)} ms average over ${rounds} labels`);
   } finally {
-    server.stop();
+    await server.stop();
     await db.stop();
   }
   console.log(`\nMerchant interface, one server instance, ${SHOPS} shops, ${SECONDS} s per run`);

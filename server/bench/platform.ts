@@ -73,7 +73,7 @@ async function main() {
       rows.push({ run: `label render in process: ${name}`, 'ms per label': Number(ms.toFixed(3)) });
     }
   } finally {
-    server.stop();
+    await server.stop();
     await db.stop();
   }
   console.log('\nMerchant platform, one server instance');

@@ -153,7 +153,7 @@ async function main() {
         join stations s on s.id = o.station_id where s.code = 'BCONT'`;
     console.log(`contention station: ${doors?.rows} deposits in ${doors?.doors} distinct doors`);
   } finally {
-    server.stop();
+    await server.stop();
     await db.stop();
   }
   console.log(`\nTerminal interface, one server instance, ${KIOSKS} kiosks, ${SECONDS} s per run`);

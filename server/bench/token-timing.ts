@@ -84,7 +84,7 @@ async function main() {
     );
   } finally {
     agent.destroy();
-    server.stop();
+    await server.stop();
     await db.stop();
   }
 }
