@@ -7,8 +7,9 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/*.electron.test.ts'],
     // PostgreSQL for every file; the kiosk's renderer built once, before any file runs.
     globalSetup: ['./server/test/globalSetup.ts', './test/kiosk/globalSetup.ts'],
-    // Hang detectors, not speed checks: the longest test takes about 6 s on an idle machine
-    // (a Chromium journey), and CI may share its two cores; ten times that is the limit.
+    // Hang detectors, not speed checks. Most tests take under 6 s on an idle machine; the
+    // longest run real commands (`pnpm start` ≈16 s, lockctl over TCP ≈14 s; those set
+    // their own limits where they need more), and CI may share its two cores.
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // expect.poll waits for a condition: 1 s (its default) is a timing bet under load.

@@ -50,7 +50,13 @@ describe('return cancel', () => {
     k!.cabinet.setItem(1, true); // the customer had put the parcel in
     expect(await k!.core.cancelReturn()).toEqual({ kind: 'take_out_and_close' });
     await phase('take_out_and_close');
-    await new Promise((r) => setTimeout(r, 1500));
+    // The core has looked at the open door three more times (answered reads of its board,
+    // whatever the poll interval) and still holds it.
+    let reads = 0;
+    const counted = () => reads++;
+    k!.cabinet.on('answered', counted);
+    await waitFor(() => reads >= 3, 15_000);
+    k!.cabinet.off('answered', counted);
     // Still held while the door is open: the next courier does not get this door.
     expect(await depositAnother(k!)).toBe('cabinet_full');
     expect(queuedReports(k!.core.config.dataDir)).toEqual([]);

@@ -18,8 +18,10 @@ afterAll(async () => {
   await browser.close();
 });
 
-async function openPage(scene: KioskScene): Promise<Page> {
+/** `clock`: the page's timers and Date are Playwright's, so a test can jump time forward. */
+async function openPage(scene: KioskScene, { clock = false } = {}): Promise<Page> {
   const page = await browser.newPage({ viewport: PORTRAIT });
+  if (clock) await page.clock.install();
   await page.goto(`${scene.host.url}?lang=en`);
   await page.locator('[data-screen="home"]').waitFor();
   return page;
@@ -114,6 +116,8 @@ describe('screen flows', () => {
   });
 });
 
+// The idle timer runs in the page: its clock is jumped forward instead of waited out, so
+// these tests take a second, not the 21 s idle time twice over.
 describe('idle time', () => {
   let idle: KioskScene;
   beforeAll(async () => {
@@ -122,12 +126,15 @@ describe('idle time', () => {
   afterAll(() => idle.stop());
 
   it('warns 20 s before the timeout, within reach; "I need more time" extends it', async () => {
-    const page = await openPage(idle);
+    const page = await openPage(idle, { clock: true });
     try {
       await page.getByRole('button', { name: 'Pick up a parcel' }).click();
       await typeOnKeypad(page, '12');
       const warning = page.getByRole('alertdialog');
-      await warning.waitFor({ timeout: 10_000 });
+      expect(await warning.count()).toBe(0);
+      // 1.5 s without a touch: 19.5 s left of 21, so the warning is up.
+      await page.clock.fastForward(1_500);
+      await warning.waitFor();
       await warning.getByText(/goes back to the start in (1\d|20) s/).waitFor();
       await checkControls(page, 'idle-warning');
       // A finger on the button. The touch itself counts as activity and takes the warning
@@ -137,24 +144,33 @@ describe('idle time', () => {
       await page.mouse.click(more!.x + more!.width / 2, more!.y + more!.height / 2);
       await warning.waitFor({ state: 'detached' });
       expect(await shown(page)).toBe('12');
-      // Left alone, it warns again and then goes home, clearing what was typed.
-      await warning.waitFor({ timeout: 10_000 });
-      await page.locator('[data-screen="home"]').waitFor({ timeout: 40_000 });
+      // Left alone, it warns again, then goes home after the whole idle time and forgets
+      // what was typed.
+      await page.clock.fastForward(1_500);
+      await warning.waitFor();
+      expect(await page.locator('[data-screen="pickup"]').count()).toBe(1);
+      await page.clock.fastForward(20_000);
+      // Home at once: left to the real clock it would take another 19.5 s.
+      await page.locator('[data-screen="home"]').waitFor({ timeout: 10_000 });
+      await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+      expect(await shown(page)).toBe('');
     } finally {
       await page.close();
     }
-  }, 90_000);
+  });
 
   it('never times out while a door is open', async () => {
-    const page = await openPage(idle);
+    const page = await openPage(idle, { clock: true });
     try {
       const { code, door } = await idle.scene.deposit();
       await page.getByRole('button', { name: 'Pick up a parcel' }).click();
       await typeOnKeypad(page, code);
       await ok(page).click();
       await page.locator('.door-open').waitFor();
-      // Past the whole idle time: still the door screen, and no warning.
-      await page.waitForTimeout(23_000);
+      // Past the whole idle time in one jump: the idle timer has run and it is still the
+      // door screen, with no warning; the door's own close is what ends it.
+      await page.clock.fastForward(25_000);
+      await page.clock.fastForward(1_000);
       expect(await page.locator('.door-open').count()).toBe(1);
       expect(await page.getByRole('alertdialog').count()).toBe(0);
       idle.cabinet.closeDoor(door, false);
@@ -166,5 +182,5 @@ describe('idle time', () => {
     } finally {
       await page.close();
     }
-  }, 90_000);
+  });
 });

@@ -199,6 +199,8 @@ export class SimulatedCabinet extends EventEmitter implements BoardSide {
       this.emit('dropped', request);
       return [];
     }
+    // What the board answered on the line: tests count the reads a driver made.
+    if (replies.length > 0) this.emit('answered', request);
     return replies;
   }
 }

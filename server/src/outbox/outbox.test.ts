@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../test/databases';
 import { connect, type Sql } from '../db/connect';
 import { createLogger } from '../logger';
+import { waitFor } from '../../test/harness';
 import { DeliveryError, deliverDue, type ChannelPolicy, type OutboxMessage } from './outbox';
 
 let sql: Sql;
@@ -140,9 +141,17 @@ describe('outbox delivery in batches', () => {
       policy(() => new Promise(() => {})),
       log,
     );
-    await expect(
-      Promise.race([dying, new Promise((r) => setTimeout(r, 300, 'hung'))]),
-    ).resolves.toBe('hung');
+    let dyingEnded = false;
+    void dying.finally(() => (dyingEnded = true));
+    // Waits for its claim (every row leased once), not for a time that a busy machine may
+    // need more than: before the claim the other instance could take the batch itself.
+    await waitFor(async () => {
+      const [claimed] = await sql<{ n: number }[]>`
+        select count(*)::int as n from outbox
+         where id in ${sql(ids.map((i) => i.id))} and attempts = 1 and next_attempt_at > now()`;
+      return claimed!.n === 3;
+    });
+    expect(dyingEnded).toBe(false);
     const delivered: number[] = [];
     const other = policy(() => (delivered.push(1), Promise.resolve()));
     expect(await deliverDue(sql, other, log)).toBe(false);
