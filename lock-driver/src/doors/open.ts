@@ -45,8 +45,10 @@ export async function openDoor(
   if (!before?.known) return result('unknown', 0, null);
   if (!before.closed) return result('already_open', 0, null);
 
-  await port.pulse(position);
+  // Timed from the moment the frame is handed to the line: the board may act on it before
+  // the write call returns, and a door is never seen open "before" its pulse.
   const pulsedAt = performance.now();
+  await port.pulse(position);
   await sleep(timings.turnaroundMs);
   let silentAfterDeadline = 0;
   for (;;) {
