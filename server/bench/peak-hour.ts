@@ -9,10 +9,13 @@
  * PEAK_INSTANCES ("1"; "1,2" runs both), PEAK_SEARCH=1 (instead of one run per instance
  * count, search the highest fraction with every p99 < 100 ms and no errors,
  * PEAK_SEARCH_SECONDS per step, up to PEAK_SEARCH_CEILING),
- * PEAK_STATIONS (28000), PEAK_PARCELS_PER_SECOND (233), PEAK_PG_PORT (55131; servers on
- * the next two ports, sinks on the two after).
+ * PEAK_BREAKDOWN=1 (first, each stream alone at PEAK_BREAKDOWN_FRACTION (0.2) of its hour
+ * rate for PEAK_BREAKDOWN_SECONDS (15), against the background: the cores each part of the
+ * hour needs), PEAK_STATIONS (28000), PEAK_PARCELS_PER_SECOND (233), PEAK_PG_PORT (55131;
+ * servers on the next two ports, sinks on the two after).
  */
 import { BENCH_SECRET } from './harness';
+import { costBreakdown } from './peak/breakdown';
 import { Driver } from './peak/driver';
 import { checkInvariants, type DepositAnswer } from './peak/invariants';
 import { newCursors, peakCalls, peakStreams, type PeakCalls } from './peak/mix';
@@ -54,6 +57,9 @@ const SEARCH_STEPS = 7;
 const STATIONS = Number(env.PEAK_STATIONS ?? POLISH_STATIONS);
 const PARCELS = Number(env.PEAK_PARCELS_PER_SECOND ?? POLISH_PARCELS_PER_SECOND);
 const PG_PORT = Number(env.PEAK_PG_PORT ?? 55131);
+const BREAKDOWN = env.PEAK_BREAKDOWN === '1';
+const BREAKDOWN_FRACTION = Number(env.PEAK_BREAKDOWN_FRACTION ?? 0.2);
+const BREAKDOWN_SECONDS = Number(env.PEAK_BREAKDOWN_SECONDS ?? 15);
 const P99_BOUND_MS = 100;
 // Gentle enough that a loaded machine answers every poll; the point is a warm cache.
 const WARM_UP_RATE = 1000;
@@ -256,6 +262,27 @@ async function runPhase(ctx: Context, phase: Phase) {
   return held;
 }
 
+/** The cores each stream of the hour needs, and the whole hour's sum (peak/breakdown.ts). */
+async function breakdown(ctx: Context) {
+  const server = ctx.servers[0]!;
+  const rows = await costBreakdown(
+    ctx.sql,
+    server,
+    (fraction, driver) => {
+      const rates = scaled(HOUR, fraction);
+      return peakStreams(peakCalls(ctx.net, rates, SHARES, ctx.cursors, driver, []), rates, SHARES);
+    },
+    BREAKDOWN_FRACTION,
+    BREAKDOWN_SECONDS,
+    () => settle([server]),
+  );
+  console.log(
+    `\nCPU of each stream alone at ${BREAKDOWN_FRACTION} of its rate in the hour, ` +
+      `${BREAKDOWN_SECONDS} s each, above the background; scaled to the whole hour:`,
+  );
+  console.table(rows);
+}
+
 /** Bisects for the highest fraction of the hour `instances` sustain; answers it. */
 async function search(ctx: Context, instances: 1 | 2): Promise<number> {
   const tried: { fraction: number; held: boolean }[] = [];
@@ -291,6 +318,14 @@ async function main() {
     })),
     ...(SEARCH ? [] : [{ name: 'run', fraction: FRACTION, seconds: SECONDS, instances }]),
   ]);
+  // Each stream once, alone: together what one phase of every stream at that fraction takes.
+  if (BREAKDOWN)
+    phases.push({
+      name: 'breakdown',
+      fraction: BREAKDOWN_FRACTION,
+      seconds: BREAKDOWN_SECONDS,
+      instances: 1,
+    });
   const pools = poolsFor(HOUR, SHARES, phases);
 
   const db = await peakDatabase(PG_PORT, 'locker_peak');
@@ -323,6 +358,7 @@ async function main() {
       ctx,
       peakCalls(net, HOUR, SHARES, ctx.cursors, new Driver([new URL(ctx.servers[0]!.url)]), []),
     );
+    if (BREAKDOWN) await breakdown(ctx);
     const held = new Map<number, number>();
     for (const instances of INSTANCES) {
       if (SEARCH) held.set(instances, await search(ctx, instances));
