@@ -17,7 +17,8 @@ function serve(
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    // 'close', not 'exit': what it printed last may still be in the pipes at its exit.
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 

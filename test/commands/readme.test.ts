@@ -45,7 +45,8 @@ function sh(line: string, env: Record<string, string> = {}, timeoutMs = 60_000):
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), timeoutMs);
-    child.once('exit', (code) => {
+    // 'close', not 'exit': the output may still be in the pipes when the process has gone.
+    child.once('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
@@ -62,14 +63,23 @@ function background(line: string, env: Record<string, string>) {
   const output = { text: '' };
   child.stdout.on('data', (c: Buffer) => (output.text += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output.text += c.toString()));
+  // Once every process holding its output has gone and the output is all read (pnpm may
+  // end by the signal before the server it started has logged its shutdown).
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
-    child.once('exit', (code, signal) => r({ code, signal })),
+    child.once('close', (code, signal) => r({ code, signal })),
   );
   return {
     output,
     exited,
     stop: async () => {
-      if (child.exitCode === null) process.kill(-child.pid!, 'SIGINT');
+      // To the whole group, even when its first process has gone: what it started may not
+      // have. Not once all is closed: the group's number may belong to others by then.
+      if (child.stdout.readableEnded && child.stderr.readableEnded) return exited;
+      try {
+        process.kill(-child.pid!, 'SIGINT');
+      } catch {
+        // no process of the group is left
+      }
       return exited;
     },
   };

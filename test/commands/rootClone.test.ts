@@ -35,12 +35,20 @@ function background(line: string, env: NodeJS.ProcessEnv) {
   const output = { text: '' };
   child.stdout.on('data', (c: Buffer) => (output.text += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output.text += c.toString()));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  // 'close': every process holding its output has gone, and the output is all read.
+  const exited = new Promise<void>((r) => child.once('close', () => r()));
   return {
     output,
     exited,
     stop: () => {
-      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGINT');
+      // To the whole group, even when its first process has gone: what it started may not
+      // have. Not once all is closed: the group's number may belong to others by then.
+      if (child.stdout.readableEnded && child.stderr.readableEnded) return exited;
+      try {
+        process.kill(-child.pid!, 'SIGINT');
+      } catch {
+        // no process of the group is left
+      }
       return exited;
     },
   };
@@ -180,7 +188,7 @@ describe('a fresh clone in a private folder of the home directory', () => {
       let output = '';
       child.stdout.on('data', (c: Buffer) => (output += c.toString()));
       child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-      child.once('exit', (code) => resolve({ code, output }));
+      child.once('close', (code) => resolve({ code, output }));
     });
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/Test Files .*1 passed/);

@@ -62,7 +62,8 @@ function runKiosk(stopWith: NodeJS.Signals | null, imports: string[] = []): Prom
   });
   const deadline = setTimeout(() => child.kill('SIGKILL'), 50_000);
   return new Promise((resolve) =>
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': its last lines on stderr may still be in the pipe at its exit.
+    child.on('close', (code, signal) => {
       clearTimeout(deadline);
       resolve({ code, signal, stderr });
     }),
