@@ -26,6 +26,8 @@ export interface BusRequest {
   timeoutMs?: number;
   /** Silence to keep after this exchange (the board writes settings to flash). */
   quietAfterMs?: number;
+  /** Told the moment the bytes are handed to the line, after any wait in the queue. */
+  onSent?: (at: number) => void;
 }
 
 interface Queued extends BusRequest {
@@ -106,6 +108,7 @@ export class Bus {
     const timer = setTimeout(() => this.timedOut(), timeoutMs);
     this.current = { request, frames: [], timer };
     this.options.logger?.frame?.('tx', request.bytes, hex(request.bytes), new Date());
+    request.onSent?.(performance.now());
     this.transport.write(request.bytes).then(
       () => {
         if (request.expect.kind === 'none' && this.current?.request === request) this.finish([]);

@@ -51,6 +51,24 @@ describe('LockBoard.open', () => {
     expect(written[0]![2]).toBe(Command.status);
   });
 
+  it('times the opening from the pulse on the line, not from a wait behind a silent board', async () => {
+    const { board, cabinet } = await connect({ boards: 2 }, { replyTimeoutMs: 300 });
+    cabinet.setResponsive(1, false);
+    const at: Record<string, number> = {};
+    cabinet.once('unlock', () => (at.pulse = performance.now()));
+    // Door 17 is on the silent board: its reads hold the bus 300 ms each, and the unlock
+    // waits behind one of them.
+    const stuck = board.readDoor(17).catch(() => undefined);
+    const asked = performance.now();
+    const result = await board.open(3);
+    const answered = performance.now();
+    expect(result).toMatchObject({ outcome: 'opened', pulses: 1 });
+    expect(at.pulse! - asked).toBeGreaterThan(250);
+    // Seen open at most as long after the pulse as the answer came, not 300 ms more.
+    expect(result.seenOpenAfterMs).toBeLessThan(answered - at.pulse! + 50);
+    await stuck;
+  });
+
   it('leaves the board its turnaround: no poll reaches a board still busy with the pulse', async () => {
     const { board, cabinet } = await connect(
       { boards: 1, busyAfterUnlockMs: 15 },

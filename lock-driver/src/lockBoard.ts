@@ -189,11 +189,14 @@ export class LockBoard {
       {
         read: async (p, urgent) => this.reading(p, await this.tryBoardStatus(board, urgent)),
         pulse: async () => {
+          let sentAt = performance.now();
           await this.bus.request({
             bytes: requests.unlock(board, lock),
             expect: { kind: 'none' },
             urgent: true,
+            onSent: (at) => (sentAt = at),
           });
+          return sentAt;
         },
       },
       position,

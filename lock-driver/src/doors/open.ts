@@ -6,7 +6,8 @@ export interface OpenPort {
   /** One status read of the door's board, no retry: a known reading, or known: false when silent. */
   read(position: number, urgent: boolean): Promise<DoorReading>;
   /** Sends the unlock; resolves once the frame has left. Rejects only if it never went out. */
-  pulse(position: number): Promise<void>;
+  /** Sends the unlock; answers when (performance.now()) it was handed to the line. */
+  pulse(position: number): Promise<number>;
 }
 
 export interface OpenTimings {
@@ -45,10 +46,10 @@ export async function openDoor(
   if (!before?.known) return result('unknown', 0, null);
   if (!before.closed) return result('already_open', 0, null);
 
-  // Timed from the moment the frame is handed to the line: the board may act on it before
-  // the write call returns, and a door is never seen open "before" its pulse.
-  const pulsedAt = performance.now();
-  await port.pulse(position);
+  // Timed from the moment the frame was handed to the line, not from when the write call
+  // returned (the board may act on it before that), nor from before a wait in the bus's
+  // queue: a door is never seen open "before" its pulse, nor later than it was.
+  const pulsedAt = await port.pulse(position);
   await sleep(timings.turnaroundMs);
   let silentAfterDeadline = 0;
   for (;;) {
