@@ -44,7 +44,13 @@ function sh(line: string, env: Record<string, string> = {}, timeoutMs = 60_000):
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // the group has gone meanwhile
+      }
+    }, timeoutMs);
     // 'close', not 'exit': the output may still be in the pipes when the process has gone.
     child.once('close', (code) => {
       clearTimeout(timer);

@@ -184,11 +184,24 @@ describe('a fresh clone in a private folder of the home directory', () => {
     const [line] = readmeCommands().filter((c) => /^pnpm test \S+$/.test(c));
     const env = personEnv({ TEST_PG_PORT: String(await freePort()) });
     const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn('bash', ['-c', line!], { cwd: clone, env });
+      const child = spawn('bash', ['-c', line!], { cwd: clone, env, detached: true });
       let output = '';
       child.stdout.on('data', (c: Buffer) => (output += c.toString()));
       child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-      child.once('close', (code) => resolve({ code, output }));
+      // A run that hangs, or leaves a process holding its output, is ended with what it
+      // printed, rather than at the test's own limit with nothing to show.
+      const deadline = setTimeout(() => {
+        output += '\n[killed after 200 s]';
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
+      }, 200_000);
+      child.once('close', (code) => {
+        clearTimeout(deadline);
+        resolve({ code, output });
+      });
     });
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/Test Files .*1 passed/);

@@ -28,6 +28,7 @@ interface Spent {
   generator: number;
   seconds: number;
   answered: number;
+  exhausted: string[];
 }
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -57,6 +58,7 @@ async function spend(
     generator: (used.user + used.system) / 1e6,
     seconds: (performance.now() - started) / 1000,
     answered: result.recorder.figures().at(-1)!.answered,
+    exhausted: result.exhausted,
   };
 }
 
@@ -90,6 +92,9 @@ export async function costBreakdown(
       (driver) => streamsAt(fraction, driver).filter((stream) => stream.name === name),
       seconds,
     );
+    // A stream that ran out of seeded items sent less than its rate: its row would be low.
+    if (s.exhausted.length)
+      console.log(`breakdown: seeded items ran out for ${name}; its row is too low`);
     // Above the background, per request, and per second of the stream at the hour's rate.
     const server_ = Math.max(0, s.server - background.server * s.seconds);
     const postgres = Math.max(0, s.postgres - background.postgres * s.seconds);
