@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runAdmin } from '@locker/server';
 import { startTestServer, waitFor, type TestStack } from '@locker/server/testing';
-import { PNPM_OWN_COMMANDS, freePort, readmeCommands, shellWords } from './readme';
+import { PNPM_OWN_COMMANDS, freePort, readmeCommands, shellWords, signalGroup } from './readme';
 
 const commands = readmeCommands();
 
@@ -45,11 +45,7 @@ function sh(line: string, env: Record<string, string> = {}, timeoutMs = 60_000):
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // the group has gone meanwhile
-      }
+      signalGroup(child.pid!, 'SIGKILL');
     }, timeoutMs);
     // 'close', not 'exit': the output may still be in the pipes when the process has gone.
     child.once('close', (code) => {
@@ -81,11 +77,7 @@ function background(line: string, env: Record<string, string>) {
       // To the whole group, even when its first process has gone: what it started may not
       // have. Not once all is closed: the group's number may belong to others by then.
       if (child.stdout.readableEnded && child.stderr.readableEnded) return exited;
-      try {
-        process.kill(-child.pid!, 'SIGINT');
-      } catch {
-        // no process of the group is left
-      }
+      signalGroup(child.pid!, 'SIGINT');
       return exited;
     },
   };

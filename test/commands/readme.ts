@@ -93,3 +93,15 @@ export const PNPM_OWN_COMMANDS = [
   'upgrade',
   'why',
 ];
+
+/**
+ * A signal to a whole process group (a detached child and all it started); nothing when
+ * the group has gone meanwhile.
+ */
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // no process of the group is left
+  }
+}

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '@locker/server';
 import { waitFor } from '@locker/server/testing';
-import { freePort, readmeCommands } from './readme';
+import { freePort, readmeCommands, signalGroup } from './readme';
 
 const run = promisify(execFile);
 const home = process.getuid?.() === 0 ? '/root' : homedir();
@@ -44,11 +44,7 @@ function background(line: string, env: NodeJS.ProcessEnv) {
       // To the whole group, even when its first process has gone: what it started may not
       // have. Not once all is closed: the group's number may belong to others by then.
       if (child.stdout.readableEnded && child.stderr.readableEnded) return exited;
-      try {
-        process.kill(-child.pid!, 'SIGINT');
-      } catch {
-        // no process of the group is left
-      }
+      signalGroup(child.pid!, 'SIGINT');
       return exited;
     },
   };
@@ -192,11 +188,7 @@ describe('a fresh clone in a private folder of the home directory', () => {
       // printed, rather than at the test's own limit with nothing to show.
       const deadline = setTimeout(() => {
         output += '\n[killed after 200 s]';
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          // gone meanwhile
-        }
+        signalGroup(child.pid!, 'SIGKILL');
       }, 200_000);
       child.once('close', (code) => {
         clearTimeout(deadline);

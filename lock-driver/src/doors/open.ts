@@ -5,8 +5,10 @@ import type { DoorReading, OpenResult } from './types';
 export interface OpenPort {
   /** One status read of the door's board, no retry: a known reading, or known: false when silent. */
   read(position: number, urgent: boolean): Promise<DoorReading>;
-  /** Sends the unlock; resolves once the frame has left. Rejects only if it never went out. */
-  /** Sends the unlock; answers when (performance.now()) it was handed to the line. */
+  /**
+   * Sends the unlock; resolves once the frame has left, with when (performance.now()) it
+   * was handed to the line. Rejects only if it never went out.
+   */
   pulse(position: number): Promise<number>;
 }
 
