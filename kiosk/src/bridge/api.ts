@@ -170,9 +170,9 @@ export interface KioskState {
   /** The courier's take-out under way or last ended; null before any. */
   collection: Collection | null;
   /** Reports waiting in the durable queue. */
-  pendingConfirms: number;
+  pendingReports: number;
   /** Reports that could not be delivered within 7 days, kept aside for operations. */
-  stuckConfirms: number;
+  stuckReports: number;
 }
 
 /** Before the first heartbeat: nothing known, nothing queued. */
@@ -186,8 +186,8 @@ export const INITIAL_STATE: KioskState = {
   layout: null,
   session: null,
   collection: null,
-  pendingConfirms: 0,
-  stuckConfirms: 0,
+  pendingReports: 0,
+  stuckReports: 0,
 };
 
 /** The conditions in which nothing that needs the service can work. */

@@ -8,13 +8,13 @@ import type {
   ReturnChoiceResult,
   ReturnResult,
 } from '../bridge/api';
-import type { ConfirmQueue } from './confirmQueue';
+import type { ReportQueue } from './reportQueue';
 import type { KioskLog } from './log';
 import { judged, type Session, type SessionTracker } from './sessions';
 
 export interface FlowDeps {
   board: LockBoard;
-  queue: ConfirmQueue;
+  queue: ReportQueue;
   sessions: SessionTracker;
   log: KioskLog;
   leftOpenAfterMs: number;

@@ -2,7 +2,7 @@ import type { TerminalClient } from './client';
 import type { KioskConfig } from './config';
 import { CollectFlow } from './collectFlow';
 import { ConfigCache } from './configCache';
-import { ConfirmQueue } from './confirmQueue';
+import { ReportQueue } from './reportQueue';
 import { openKioskDatabase, type KioskDatabase } from './database';
 import { DoorFlows } from './doorFlows';
 import { KioskFacade, type FacadeParts } from './kioskFacade';
@@ -39,9 +39,9 @@ function assemble(
   });
   const configCache = new ConfigCache(db);
   const link = new ServiceLink(config, log, store, configCache, () => void queue.retryNow());
-  const queue: ConfirmQueue = new ConfirmQueue(db, link.client, {
-    changed: () => store.update({ pendingConfirms: queue.pending(), stuckConfirms: queue.stuck() }),
-    stuck: (c) => log.warn({ alert: 'confirm_stuck', ...c }, 'report undeliverable, kept aside'),
+  const queue: ReportQueue = new ReportQueue(db, link.client, {
+    changed: () => store.update({ pendingReports: queue.pending(), stuckReports: queue.stuck() }),
+    stuck: (c) => log.warn({ alert: 'report_stuck', ...c }, 'report undeliverable, kept aside'),
   });
   const readSensors = () => readController(hardware.board, store, log);
   const sessions = new SessionTracker(log, (session) => store.update({ session }));
@@ -98,7 +98,7 @@ export class KioskCore extends KioskFacade {
     return this.parts.link.client;
   }
 
-  get queue(): ConfirmQueue {
+  get queue(): ReportQueue {
     return this.parts.queue;
   }
 
@@ -121,8 +121,8 @@ export class KioskCore extends KioskFacade {
       config: cached,
       configSource: cached ? 'cache' : null,
       layout: hardware.cabinet.layout,
-      pendingConfirms: queue.pending(),
-      stuckConfirms: queue.stuck(),
+      pendingReports: queue.pending(),
+      stuckReports: queue.stuck(),
     });
     log.info({ cached_config: cached !== null, pending: queue.pending() }, 'kiosk starts');
     core.loop(

@@ -16,7 +16,7 @@ import type {
 } from '../bridge/api';
 import type { TechnicianLogin } from '../bridge/technician';
 import type { CollectFlow } from './collectFlow';
-import type { ConfirmQueue } from './confirmQueue';
+import type { ReportQueue } from './reportQueue';
 import type { DoorFlows } from './doorFlows';
 import type { KioskStateStore } from './kioskState';
 import type { KioskLog } from './log';
@@ -29,7 +29,7 @@ import type { TechnicianGate } from './technician';
 export interface FacadeParts {
   store: KioskStateStore;
   link: ServiceLink;
-  queue: ConfirmQueue;
+  queue: ReportQueue;
   flows: DoorFlows;
   collection: CollectFlow;
   sessions: SessionTracker;

@@ -56,8 +56,8 @@ export function MaintenanceView({ state }: { state: KioskState }) {
               : 'maintenance.online',
           )}
         </li>
-        <li>{t('maintenance.queue', { count: state.pendingConfirms })}</li>
-        <li>{t('maintenance.stuck', { count: state.stuckConfirms })}</li>
+        <li>{t('maintenance.queue', { count: state.pendingReports })}</li>
+        <li>{t('maintenance.stuck', { count: state.stuckReports })}</li>
       </ul>
       {reading?.kind === 'board_unreachable' && (
         <p className="message message-error" role="alert">

@@ -1,18 +1,20 @@
 import type { KioskDatabase } from './database';
 import type { ReportBody, ReportKind, TerminalClient } from './client';
 
-export type ConfirmKind = ReportKind;
+// The queue's rows live in the tables `confirms` and `stuck_confirms`, named when door
+// confirms were all it carried; renaming them would cost a migration for a word only
+// (docs/decisions.md).
 
 interface Row {
   id: number;
-  kind: ConfirmKind;
+  kind: ReportKind;
   body: string;
   occurred_at: string;
   attempts: number;
 }
 
 const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
-/** Confirms in flight at once during a replay. */
+/** Reports in flight at once during a replay. */
 const WINDOW = 16;
 
 /**
@@ -43,17 +45,19 @@ function onePerParcel(rows: Row[]): Row[] {
 }
 
 export interface QueueEvents {
-  /** A confirm could not be delivered in 7 days: kept aside, operations must hear of it. */
-  stuck(confirm: { kind: ConfirmKind; body: object; reason: string }): void;
+  /** A report could not be delivered in 7 days: kept aside, operations must hear of it. */
+  stuck(report: { kind: ReportKind; body: object; reason: string }): void;
   changed(): void;
 }
 
 /**
- * Every confirm is written here, with `occurred_at` = the time the door closed, before it
- * is sent, and leaves only when the service answered 200 (done) or 404 (done before).
- * Anything else keeps it for replay, in order, with backoff.
+ * The durable report queue. Every report to the service (door and return confirms, a
+ * return taken out, a deposit undone, a door fault) is written here, with `occurred_at` =
+ * when it happened (the door closed, the door failed), before it is sent, and leaves only
+ * when the service answered 200 (done) or 404 (done before). Anything else keeps it for
+ * replay, in order, with backoff.
  */
-export class ConfirmQueue {
+export class ReportQueue {
   private replaying: Promise<void> | undefined;
   private backoffMs = 1000;
   private closed = false;
@@ -66,7 +70,7 @@ export class ConfirmQueue {
   ) {}
 
   /** Synchronous, durable write; returns its row id once it is on disk. */
-  add<K extends ConfirmKind>(
+  add<K extends ReportKind>(
     kind: K,
     body: Omit<ReportBody<K>, 'occurred_at'>,
     occurredAt: Date,
@@ -102,10 +106,10 @@ export class ConfirmQueue {
   }
 
   /**
-   * Sends due confirms a window at a time, concurrently, but never two of one parcel in a
-   * window: a parcel's confirms reach the service in the order they happened. Rows done
+   * Sends due reports a window at a time, concurrently, but never two of one parcel in a
+   * window: a parcel's reports reach the service in the order they happened. Rows done
    * in a window are deleted in one transaction; a crash before that only resends them,
-   * and the service answers a resent confirm with 404, which counts as done.
+   * and the service answers a resent report with 404, which counts as done.
    */
   private async drain(): Promise<void> {
     const due = this.db.prepare(
@@ -137,7 +141,7 @@ export class ConfirmQueue {
     }
     const answer = await this.client.report(
       row.kind,
-      JSON.parse(row.body) as ReportBody<ConfirmKind>,
+      JSON.parse(row.body) as ReportBody<ReportKind>,
     );
     if (answer.ok || answer.status === 404) return 'done';
     if (answer.status === 400 || answer.code === 'bad_request') {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTerminalStatus } from '../../../server/src/admin/commands';
 import { startTestServer, waitFor, type TestStack } from '../../../server/test/harness';
 import { TerminalClient } from './client';
-import { ConfirmQueue } from './confirmQueue';
+import { ReportQueue } from './reportQueue';
 import { openKioskDatabase } from './database';
 
 const silentLog = pino({ level: 'silent' });
@@ -19,7 +19,7 @@ afterAll(() => stack.close());
 function queueFor(token: string, baseUrl = stack.url) {
   const db = openKioskDatabase(mkdtempSync(path.join(tmpdir(), 'queue-')));
   const stuck: string[] = [];
-  const queue = new ConfirmQueue(db, new TerminalClient(baseUrl, token, silentLog), {
+  const queue = new ReportQueue(db, new TerminalClient(baseUrl, token, silentLog), {
     changed: () => {},
     stuck: (c) => stuck.push(c.reason),
   });
@@ -28,8 +28,8 @@ function queueFor(token: string, baseUrl = stack.url) {
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
 
-describe('ConfirmQueue', () => {
-  it('sends a confirm with its door-close time and forgets it on 200, and forgets a repeat on 404', async () => {
+describe('ReportQueue', () => {
+  it('sends a door confirm with its door-close time and forgets it on 200, and forgets a repeat on 404', async () => {
     const scene = await stack.scene('1:S');
     const { shipment } = await scene.deposit();
     const { queue } = queueFor(scene.terminal.token);
@@ -44,7 +44,7 @@ describe('ConfirmQueue', () => {
     expect(row).toEqual({ status: 'collected', collected_at: closedAt });
   });
 
-  it('keeps confirms, in order, while the service is unreachable, and delivers them once it is back', async () => {
+  it('keeps reports, in order, while the service is unreachable, and delivers them once it is back', async () => {
     const scene = await stack.scene('1:S,2:S');
     const first = await scene.deposit();
     const second = await scene.deposit();
@@ -65,7 +65,7 @@ describe('ConfirmQueue', () => {
     expect(attempts).toEqual([{ attempts: 1 }, { attempts: 1 }]);
 
     // The same rows, read by a kiosk that can reach the service again.
-    const back = new ConfirmQueue(
+    const back = new ReportQueue(
       unreachable.db,
       new TerminalClient(stack.url, scene.terminal.token, silentLog),
       { changed: () => {}, stuck: () => {} },
@@ -77,7 +77,7 @@ describe('ConfirmQueue', () => {
     expect(rows.map((r) => r.status)).toEqual(['collected', 'collected']);
   });
 
-  it('applies two confirms of one parcel in the order they happened, never side by side', async () => {
+  it('applies two reports of one parcel in the order they happened, never side by side', async () => {
     const scene = await stack.scene('1:S');
     const parcel = await scene.collected();
     const started = await scene.terminal.api.post('/terminal/v1/return', {
@@ -94,7 +94,7 @@ describe('ConfirmQueue', () => {
     expect(ret?.status).toBe('open');
   });
 
-  it('keeps a confirm refused with 401 while the terminal is marked offline', async () => {
+  it('keeps a report refused with 401 while the terminal is marked offline', async () => {
     const scene = await stack.scene('1:S');
     const { shipment } = await scene.deposit();
     await setTerminalStatus(stack.sql, scene.terminal.id, 'offline');
@@ -116,7 +116,7 @@ describe('ConfirmQueue', () => {
     expect(queue.pending()).toBe(0);
   });
 
-  it('sets aside, with an alert, a confirm older than 7 days instead of dropping it', async () => {
+  it('sets aside, with an alert, a report older than 7 days instead of dropping it', async () => {
     const scene = await stack.scene('1:S');
     const { shipment } = await scene.deposit();
     const { queue, stuck, db } = queueFor(scene.terminal.token);
