@@ -1,48 +1,16 @@
 import type { KioskDatabase } from './database';
 import type { ReportBody, ReportKind, TerminalClient } from './client';
+import { claimWindow, type QueuedReport } from './reportOrder';
 
 // The queue's rows live in the tables `confirms` and `stuck_confirms`, named when door
 // confirms were all it carried; renaming them would cost a migration for a word only
 // (docs/decisions.md).
 
-interface Row {
-  id: number;
-  kind: ReportKind;
-  body: string;
-  occurred_at: string;
-  attempts: number;
-}
+type Row = QueuedReport;
 
 const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 /** Reports in flight at once during a replay. */
 const WINDOW = 16;
-
-/**
- * The leading rows up to the first that concerns a parcel already in the window, or a
- * door fault.
- */
-function onePerParcel(rows: Row[]): Row[] {
-  const seen = new Set<string>();
-  const window: Row[] = [];
-  for (const row of rows) {
-    // A door fault changes what the service does with that door's other reports (it
-    // releases a held return, undoes a fresh deposit): it goes alone, after all before it.
-    if (row.kind === 'door_fault') {
-      if (window.length === 0) window.push(row);
-      break;
-    }
-    const body = JSON.parse(row.body) as {
-      shipmentId?: string;
-      returnId?: string;
-      trackingNumber?: string;
-    };
-    const parcel = body.shipmentId ?? body.returnId ?? body.trackingNumber ?? String(row.id);
-    if (seen.has(parcel)) break;
-    seen.add(parcel);
-    window.push(row);
-  }
-  return window;
-}
 
 export interface QueueEvents {
   /** A report could not be delivered in 7 days: kept aside, operations must hear of it. */
@@ -106,17 +74,18 @@ export class ReportQueue {
   }
 
   /**
-   * Sends due reports a window at a time, concurrently, but never two of one parcel in a
-   * window: a parcel's reports reach the service in the order they happened. Rows done
-   * in a window are deleted in one transaction; a crash before that only resends them,
-   * and the service answers a resent report with 404, which counts as done.
+   * Sends due reports a window at a time, concurrently, but never two of one parcel at
+   * once nor one before an earlier one of its parcel that waits (reportOrder.ts): a
+   * parcel's reports reach the service in the order they happened. Rows done in a window
+   * are deleted in one transaction; a crash before that only resends them, and the
+   * service answers a resent report with 404, which counts as done.
    */
   private async drain(): Promise<void> {
-    const due = this.db.prepare(
-      'select id, kind, body, occurred_at, attempts from confirms where next_attempt_at <= ? order by id limit ?',
+    const queued = this.db.prepare(
+      'select id, kind, body, occurred_at, attempts, next_attempt_at from confirms order by id',
     );
     for (;;) {
-      const window = onePerParcel(due.all(this.now(), WINDOW) as Row[]);
+      const window = claimWindow(queued.iterate() as IterableIterator<Row>, this.now(), WINDOW);
       if (window.length === 0) return;
       const outcomes = await Promise.all(window.map((row) => this.send(row)));
       const done = window.filter((_, i) => outcomes[i] === 'done');
