@@ -83,9 +83,23 @@ export interface Collection {
   ended: 'finished' | 'stopped' | 'controller_down' | null;
 }
 
+/**
+ * Where the service's grid and a door's sensors disagree, which a technician must look
+ * at: something inside a door the service counts as free, or a shut door that reads
+ * empty where the service expects a parcel. Judged by the core, never by the screen.
+ */
+export type SensorMismatch = 'item_in_free_door' | 'empty_where_parcel_expected';
+
 /** What the door sensors read right now, for the maintenance view. */
 export type SensedDoor =
-  | { position: number; known: true; closed: boolean; itemPresent: boolean }
+  | {
+      position: number;
+      known: true;
+      closed: boolean;
+      itemPresent: boolean;
+      /** Against the service's grid as the core last received it; null: they agree. */
+      mismatch: SensorMismatch | null;
+    }
   /** Its board did not answer. */
   | { position: number; known: false };
 export type SensorReading =
