@@ -22,9 +22,8 @@ import {
   createStation,
   createTerminal,
 } from '../../server/src/admin/commands';
-import { REPO_ROOT } from '../../server/src/config';
+import { REPO_ROOT, startServer } from '@locker/server';
 import { pickupCodeHash } from '../../server/src/domain/secrets';
-import { startServer } from '../../server/src/server';
 import { benchDatabase } from '../../server/bench/harness';
 import { loadKioskConfig, writeKioskConfig } from '../src/core/config';
 import { KioskCore } from '../src/core/kiosk';

@@ -2,6 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { connect } from '../src/db/connect';
 
+// What the global setup (globalSetup.ts) provides, declared beside the `inject` that reads
+// it: every program that type-checks this file sees it, the kiosk's alone included.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A PostgreSQL URL with the right to create databases. */
+    adminDatabaseUrl: string;
+  }
+}
+
 export const TEMPLATE_DATABASE = 'locker_template';
 
 export function withDatabase(url: string, database: string): string {
