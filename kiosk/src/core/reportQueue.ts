@@ -1,5 +1,6 @@
 import type { KioskDatabase } from './database';
 import type { ReportBody, ReportKind, TerminalClient } from './client';
+import type { QueuedAs } from './doorSteps';
 import { claimWindow, type QueuedReport } from './reportOrder';
 
 // The queue's rows live in the tables `confirms` and `stuck_confirms`, named when door
@@ -43,6 +44,15 @@ export class ReportQueue {
     body: Omit<ReportBody<K>, 'occurred_at'>,
     occurredAt: Date,
   ): number {
+    return this.write(kind, body, occurredAt);
+  }
+
+  /** `add` for a report decided elsewhere (doorSteps.ts). */
+  addReport(report: QueuedAs, occurredAt: Date): number {
+    return this.write(report.kind, report.body, occurredAt);
+  }
+
+  private write(kind: ReportKind, body: object, occurredAt: Date): number {
     const stored = { ...body, occurred_at: occurredAt.toISOString() };
     const { lastInsertRowid } = this.db
       .prepare(
