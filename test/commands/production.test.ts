@@ -1,9 +1,9 @@
 /**
- * A production install of the server: `pnpm deploy --prod` of @locker/server into a folder
- * of its own (its production dependencies only, from the pnpm store), run the way
- * production runs it (`node --import tsx src/main.ts`, NODE_ENV=production). Development
- * packages (the embedded PostgreSQL, pino-pretty) are not there, so a static import of one
- * of them fails these tests.
+ * A production install of the server as the README prints it: `pnpm deploy --prod` of
+ * @locker/server into a folder of its own (its production dependencies only, from the
+ * pnpm store), run the way production runs it (`node --import tsx src/main.ts`,
+ * NODE_ENV=production). Development packages (the embedded PostgreSQL, pino-pretty) are
+ * not there, so a static import of one of them fails these tests.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '@locker/server';
 import { waitFor } from '@locker/server/testing';
 import { freshDatabaseUrl } from '../../server/test/databases';
-import { freePort, signalGroup } from './readme';
+import { freePort, readmeCommands, shellWords, signalGroup } from './readme';
 
 const run = promisify(execFile);
 const DEV_ONLY = [
@@ -31,9 +31,10 @@ beforeAll(async () => {
   folder = mkdtempSync(path.join(tmpdir(), 'locker-prod-'));
   deployed = path.join(folder, 'server');
   sms = path.join(folder, 'sms.jsonl');
-  await run('pnpm', ['--filter', '@locker/server', 'deploy', '--prod', '--legacy', deployed], {
-    cwd: REPO_ROOT,
-  });
+  // The README's command, into a folder of this test's own.
+  const printed = readmeCommands().find((c) => /^pnpm --filter @locker\/server deploy /.test(c));
+  const words = shellWords(printed!);
+  await run('pnpm', [...words.slice(1, -1), deployed], { cwd: REPO_ROOT });
 });
 /** Process groups started here: none outlives a failed test. */
 const started = new Set<number>();
