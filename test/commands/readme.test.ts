@@ -24,6 +24,8 @@ const COVERED: [RegExp, string][] = [
   [/^pnpm bench$/, 'scripts pnpm does not shadow'],
   [/^pnpm --filter @locker\/kiosk kiosk /, 'kiosk browser host'],
   [/^pnpm lockctl /, 'lockctl'],
+  [/^pnpm licence-check$/, 'licences.test.ts'],
+  [/^pnpm --filter @locker\/server deploy /, 'production.test.ts'],
 ];
 
 interface Run {
