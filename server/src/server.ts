@@ -5,7 +5,7 @@ import { loadConfig, type ServerConfig } from './config';
 import { connect, type Sql } from './db/connect';
 import { ensureEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
 import { migrate } from './db/migrate';
-import type { Services } from './domain/services';
+import type { Services } from './services';
 import { createLogger, type Logger } from './logger';
 import { markSilentTerminalsOffline } from './ops/liveness';
 import { pruneRateLimitWindows } from './ratelimit/slidingWindow';

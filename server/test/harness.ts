@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Language, Size } from '@locker/shared';
 import * as admin from '../src/admin/commands';
 import type { ServerConfig } from '../src/config';
-import { registerShipment } from '../src/domain/shipments';
+import { registerShipment } from '../src/shipments/register';
 import { startServer, type RunningServer } from '../src/server';
 import { freshDatabaseUrl } from './databases';
 

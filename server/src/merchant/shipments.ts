@@ -6,15 +6,20 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { Sql, TransactionSql } from '../db/connect';
-import type { Services } from '../domain/services';
+import type { Services } from '../services';
 import { isUuid } from '../domain/ids';
-import { registerShipment } from '../domain/shipments';
+import { registerShipment } from '../shipments/register';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { decodeCursor, encodeCursor } from './cursor';
 import { idempotently, requestHash, type StoredAnswer } from './idempotency';
-import { presentShipment, shipmentColumns, shipmentView, type ShipmentView } from './presenter';
+import {
+  presentShipment,
+  shipmentColumns,
+  shipmentView,
+  type ShipmentView,
+} from '../shipments/view';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTerminal } from '../admin/commands';
 import { client, startTestServer, waitFor, type TestStack } from '../../test/harness';
 import { webhookReceiver, type WebhookReceiver } from '../../test/receiver';
-import { createSandboxOrganization } from './provision';
+import { createSandboxOrganization } from '../admin/sandbox';
 
 let stack: TestStack;
 let hook: WebhookReceiver;

@@ -8,11 +8,11 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
-import { activeCourier } from '../domain/couriers';
-import { eventTime, noteClockSkew, type Reporter } from '../domain/occurredAt';
+import { activeCourier, courierNotVerified } from './couriers';
+import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
 import { firstNameOf } from '../domain/people';
 import { newPickupCode, pickupCodeHash } from '../domain/secrets';
-import type { Services } from '../domain/services';
+import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { transaction } from '../db/transaction';
@@ -21,7 +21,7 @@ import { validate } from '../http/validate';
 import { SANDBOX_SMS, type QueuedSms } from '../sms/channel';
 import { pickupSms } from '../sms/texts';
 import { recordShipmentEvent } from '../webhooks/events';
-import { shipmentColumns, type ShipmentView } from '../merchant/presenter';
+import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf, type TerminalStation } from './auth';
 import { smallestFreeDoorQuery } from './doorAssignment';
 
@@ -243,7 +243,7 @@ export async function placeParcel(
 export function deposit(services: Services): Middleware {
   return async (ctx) => {
     const request = validate(DepositRequestSchema, await readJson(ctx));
-    const at = eventTime(request.occurred_at);
+    const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     const outcome = await transaction(services.sql, (tx) =>
       depositParcel(
@@ -258,7 +258,7 @@ export function deposit(services: Services): Middleware {
     );
     switch (outcome.kind) {
       case 'courier_not_verified':
-        throw new ProblemError('courier_not_verified', 'Unknown or deactivated courier.');
+        throw courierNotVerified();
       case 'not_found':
         throw problem.notFound(
           'No parcel awaiting deposit has that tracking number at this station.',

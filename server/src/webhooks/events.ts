@@ -1,7 +1,7 @@
 import { EVENT_API_VERSION, type WebhookEvent, type WebhookEventType } from '@locker/shared';
 import { randomUUID } from 'node:crypto';
 import type { Sql, TransactionSql } from '../db/connect';
-import { presentShipment, shipmentColumns, type ShipmentView } from '../merchant/presenter';
+import { presentShipment, shipmentColumns, type ShipmentView } from '../shipments/view';
 import { firstNameOf } from '../domain/people';
 import { enqueue } from '../outbox/outbox';
 import { SANDBOX_SMS, type QueuedSms } from '../sms/channel';
