@@ -18,6 +18,7 @@ import {
   presentShipment,
   shipmentColumns,
   shipmentView,
+  shipmentsWithStations,
   type ShipmentView,
 } from '../shipments/view';
 
@@ -84,7 +85,7 @@ export function listShipments({ sql }: Services): Middleware {
     const rows = await sql<(ShipmentView & { cursor_us: string })[]>`
       select ${shipmentColumns(sql)},
              (extract(epoch from sh.created_at) * 1000000)::bigint as cursor_us
-        from shipments sh join stations s on s.id = sh.destination_station_id
+        from ${shipmentsWithStations(sql)}
        where sh.organization_id = ${ctx.state.organization.id}
          ${query.status ? sql`and sh.status = ${query.status}` : sql``}
          ${after ? sql`and (sh.created_at, sh.id) < ('epoch'::timestamptz + ${after.micros}::bigint * interval '1 microsecond', ${after.id}::uuid)` : sql``}

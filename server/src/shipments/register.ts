@@ -1,6 +1,6 @@
 import type { Language, Size } from '@locker/shared';
 import type { Sql, TransactionSql } from '../db/connect';
-import { shipmentColumns, type ShipmentView } from '../shipments/view';
+import { shipmentColumns, type ShipmentView } from './view';
 import { newTrackingNumber } from '../domain/trackingNumber';
 
 export interface NewShipment {

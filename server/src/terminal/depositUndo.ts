@@ -1,4 +1,4 @@
-import { DepositUndoRequestSchema, type Language, type OkResponse } from '@locker/shared';
+import { DepositUndoRequestSchema, type OkResponse } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
 import { activeCourier, courierNotVerified } from './couriers';
@@ -8,9 +8,8 @@ import { readJson } from '../http/body';
 import { problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { queueSms } from '../sms/channel';
-import { disregardCodeSms } from '../sms/texts';
+import { disregardCodeMessage, type ParcelRecipient } from '../sms/messages';
 import { queueWebhookEvent } from '../webhooks/events';
-import { firstNameOf } from '../domain/people';
 import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
 import { lockStation } from './doorAssignment';
@@ -56,14 +55,6 @@ export function depositUndo({ sql, cabinetChanged }: Services): Middleware {
   };
 }
 
-interface Undone {
-  tracking_number: string;
-  recipient_name: string;
-  recipient_phone: string;
-  recipient_language: Language;
-  station_name: string;
-}
-
 /**
  * The parcel is not in its door after all (the door would not open, or the courier shut
  * it empty): the delivery goes back to awaiting deposit. The caller has already freed the
@@ -76,7 +67,7 @@ export async function undoDeposit(
   shipmentId: string,
   change: { at: Date; reason: string },
 ): Promise<void> {
-  const [shipment] = await tx<Undone[]>`
+  const [shipment] = await tx<ParcelRecipient[]>`
     update shipments sh
        set status = 'booked', status_at = ${change.at}, slot_no = null, pickup_code_hash = null,
            deposited_at = null, deposited_by = null, updated_at = now()
@@ -87,16 +78,7 @@ export async function undoDeposit(
               sh.recipient_language, s.name as station_name`;
   if (!shipment) return;
   if (await codeMayHaveArrived(tx, shipmentId)) {
-    await queueSms(tx, shipmentId, {
-      to: shipment.recipient_phone,
-      language: shipment.recipient_language,
-      carriesCode: false,
-      text: disregardCodeSms(shipment.recipient_language, {
-        firstName: firstNameOf(shipment.recipient_name),
-        trackingNumber: shipment.tracking_number,
-        stationName: shipment.station_name,
-      }),
-    });
+    await queueSms(tx, shipmentId, disregardCodeMessage(shipment));
   }
   await tx`
     update outbox set failed_at = now(), last_error = ${`cancelled: ${change.reason}`}
