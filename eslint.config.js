@@ -56,6 +56,57 @@ export default tseslint.config(
     },
   },
   {
+    // The server's rules (server/src/domain) know nothing of how they are reached or
+    // stored: no HTTP, no route module, no database, log or outbound message. They return
+    // outcomes; the routes turn them into problems and the callers do the I/O.
+    files: ['server/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['koa', '@koa/*', '**/http', '**/http/**'],
+              message: 'domain/ returns outcomes; the routes turn them into HTTP problems.',
+            },
+            {
+              group: [
+                '**/terminal',
+                '**/terminal/**',
+                '**/merchant',
+                '**/merchant/**',
+                '**/sandbox',
+                '**/sandbox/**',
+                '**/openapi',
+                '**/openapi/**',
+                '**/webhooks',
+                '**/webhooks/**',
+                '**/app',
+                '**/server',
+              ],
+              message: 'domain/ holds rules: the interfaces call it, never the other way round.',
+            },
+            {
+              group: [
+                'postgres',
+                '**/db/**',
+                '**/shipments/**',
+                '**/services',
+                '**/logger',
+                '**/outbox/**',
+                '**/sms/**',
+                '**/notices/**',
+                '**/ops/**',
+              ],
+              message:
+                'domain/ has no I/O (the read model in shipments/ queries): its callers read, write and send.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read answers as the raw JSON a client would see; typing each one adds nothing.
     files: ['**/*.test.ts', '**/test/**/*.ts', '**/bench/**/*.ts'],
     rules: {
