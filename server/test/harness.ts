@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { Language, Size } from '@locker/shared';
 import * as admin from '../src/admin/commands';
 import type { ServerConfig } from '../src/config';
@@ -207,4 +208,23 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
   return { ...stack, scene };
 }
 export type TestStack = Awaited<ReturnType<typeof startTestServer>>;
+
+/**
+ * The test server of a whole test file, on its own fresh database: started before the
+ * file's first test (before any `beforeAll` registered after this call) and closed after
+ * its last. The object answered is filled in once the server is up, so tests use it as
+ * they would `startTestServer`'s answer: `const stack = useTestServer();` at the top of
+ * the file, then `stack.scene()` in the tests.
+ */
+export function useTestServer(overrides: Partial<ServerConfig> = {}): TestStack {
+  const stack = {} as TestStack;
+  beforeAll(async () => {
+    Object.assign(stack, await startTestServer(overrides));
+  });
+  afterAll(async () => {
+    // Unset when the server never started: that failure is the one to report.
+    if ('close' in stack) await stack.close();
+  });
+  return stack;
+}
 export { freshDatabaseUrl } from './databases';

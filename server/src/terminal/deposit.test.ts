@@ -1,14 +1,10 @@
 import { DepositResponseSchema } from '@locker/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deactivateCourier, setDoorService } from '../admin/commands';
 import { pickupCodeHash } from '../domain/secrets';
-import { startTestServer, waitFor, type TestStack } from '../../test/harness';
+import { useTestServer, waitFor } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer({ pickupCodeSecret: 'test-secret' });
-});
-afterAll(() => stack.close());
+const stack = useTestServer({ pickupCodeSecret: 'test-secret' });
 
 describe('POST /courier/verify', () => {
   it('greets an active courier by name and answers ok false with no reason otherwise', async () => {

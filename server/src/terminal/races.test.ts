@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestStack } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/harness';
 
 // Each pair of calls that change one parcel and its door, raced on one parcel: one wins,
 // the other finds nothing (404); never a deadlock turned into a 500.
 const TRIALS = 15;
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 async function raceScene() {
   const scene = await stack.scene('1:S');
