@@ -227,4 +227,16 @@ export function useTestServer(overrides: Partial<ServerConfig> = {}): TestStack 
   });
   return stack;
 }
+
+// The server's testing entry (`@locker/server/testing`): what tests outside the server
+// (the kiosk's, the journeys in test/) and the kiosk's benchmark use to run and drive a
+// server. The kiosk reaches the server through nothing else (eslint.config.js).
 export { freshDatabaseUrl } from './databases';
+export { startServer, type RunningServer } from '../src/server';
+export { REPO_ROOT } from '../src/config';
+// The operator's commands, as fixtures make them: by name, or all as `admin`.
+export * from '../src/admin/commands';
+export * as admin from '../src/admin/commands';
+/** The stored form of a pickup code, for fixtures that load parcels in bulk. */
+export { pickupCodeHash } from '../src/domain/secrets';
+export { benchDatabase } from '../bench/database';
