@@ -56,6 +56,113 @@ export default tseslint.config(
     },
   },
   {
+    // The kiosk talks to the server over HTTP only: its code never imports the server.
+    // (@typescript-eslint's copy of no-restricted-imports, so that this rule adds to the
+    // kiosk's process-boundary blocks above instead of replacing their options.)
+    files: ['kiosk/**/*.{ts,tsx}'],
+    ignores: ['kiosk/**/*.test.{ts,tsx}', 'kiosk/bench/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@locker/server',
+                '@locker/server/*',
+                '**/server/src/**',
+                '**/server/test/**',
+                '**/server/bench/**',
+              ],
+              message:
+                'The kiosk reaches the server over HTTP only (its tests: @locker/server/testing).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The kiosk's tests and benchmark start a server through its testing entry alone.
+    files: ['kiosk/**/*.test.{ts,tsx}', 'kiosk/bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@locker/server',
+              message: 'Kiosk tests use the server through @locker/server/testing only.',
+            },
+          ],
+          patterns: [
+            {
+              group: [
+                '@locker/server/*',
+                '!@locker/server/testing',
+                '**/server/src/**',
+                '**/server/test/**',
+                '**/server/bench/**',
+              ],
+              message: 'Kiosk tests use the server through @locker/server/testing only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The server's rules (server/src/domain) know nothing of how they are reached or
+    // stored: no HTTP, no route module, no database, log or outbound message. They return
+    // outcomes; the routes turn them into problems and the callers do the I/O.
+    files: ['server/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['koa', '@koa/*', '**/http', '**/http/**'],
+              message: 'domain/ returns outcomes; the routes turn them into HTTP problems.',
+            },
+            {
+              group: [
+                '**/terminal',
+                '**/terminal/**',
+                '**/merchant',
+                '**/merchant/**',
+                '**/sandbox',
+                '**/sandbox/**',
+                '**/openapi',
+                '**/openapi/**',
+                '**/webhooks',
+                '**/webhooks/**',
+                '**/app',
+                '**/server',
+              ],
+              message: 'domain/ holds rules: the interfaces call it, never the other way round.',
+            },
+            {
+              group: [
+                'postgres',
+                '**/db/**',
+                '**/shipments/**',
+                '**/services',
+                '**/logger',
+                '**/outbox/**',
+                '**/sms/**',
+                '**/notices/**',
+                '**/ops/**',
+              ],
+              message:
+                'domain/ has no I/O (the read model in shipments/ queries): its callers read, write and send.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read answers as the raw JSON a client would see; typing each one adds nothing.
     files: ['**/*.test.ts', '**/test/**/*.ts', '**/bench/**/*.ts'],
     rules: {

@@ -2,6 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { connect } from '../src/db/connect';
 
+// What globalSetup.ts provides to every test file; declared where it is read, so that any
+// package's type check that reaches this file knows it.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A PostgreSQL URL with the right to create databases. */
+    adminDatabaseUrl: string;
+  }
+}
+
 export const TEMPLATE_DATABASE = 'locker_template';
 
 export function withDatabase(url: string, database: string): string {

@@ -5,13 +5,6 @@ import { connect } from '../src/db/connect';
 import { migrate } from '../src/db/migrate';
 import { TEMPLATE_DATABASE, withDatabase } from './databases';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** A PostgreSQL URL with the right to create databases. */
-    adminDatabaseUrl: string;
-  }
-}
-
 let postgres: ChildProcess | undefined;
 
 /** Starts test/postgresProcess.ts and answers the URL it prints. */

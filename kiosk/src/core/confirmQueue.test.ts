@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setTerminalStatus } from '../../../server/src/admin/commands';
-import { startTestServer, waitFor, type TestStack } from '../../../server/test/harness';
+import {
+  setTerminalStatus,
+  startTestServer,
+  waitFor,
+  type TestStack,
+} from '@locker/server/testing';
 import { TerminalClient } from './client';
 import { ConfirmQueue } from './confirmQueue';
 import { openKioskDatabase } from './database';
