@@ -5,21 +5,6 @@ import tseslint from 'typescript-eslint';
 // The kiosk's boundaries, as no-restricted-imports patterns (docs/decisions.md).
 const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_'));
 const only = (message) => (name) => ({ name, message });
-/** The kiosk ships without the server: only its tests start one. */
-const KIOSK_NOT_SERVER = [
-  {
-    group: ['@locker/server', '@locker/server/*'],
-    message: 'the kiosk talks to the server over HTTP only; its tests use @locker/server/testing',
-  },
-];
-/** Never a relative path into another package's files, whatever the depth. */
-const SERVER_BY_PACKAGE = [
-  {
-    regex: '^(\\.\\./)+server/',
-    message:
-      'reach the server through its package entries (@locker/server, @locker/server/testing)',
-  },
-];
 /** The core runs under plain Node in two hosts: no React, no Electron, no screen. */
 const CORE_NOT_SCREEN = [
   {
@@ -28,7 +13,6 @@ const CORE_NOT_SCREEN = [
   },
   { regex: '^(\\.\\./)+renderer(/|$)', message: 'the core never imports the screen' },
 ];
-const KIOSK_TESTS = ['kiosk/src/**/*.test.ts', 'kiosk/src/**/*.test.tsx'];
 
 export default tseslint.config(
   {
@@ -67,7 +51,6 @@ export default tseslint.config(
           ),
           patterns: [
             { group: ['node:*'], message: 'the renderer has no Node' },
-            ...KIOSK_NOT_SERVER,
             {
               group: [
                 '@locker/lock-driver',
@@ -89,27 +72,115 @@ export default tseslint.config(
   },
   {
     files: ['kiosk/src/core/**/*.ts', 'kiosk/src/hosts/**/*.ts'],
-    ignores: KIOSK_TESTS,
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-imports': ['error', { patterns: CORE_NOT_SCREEN }],
+    },
+  },
+  {
+    // The kiosk talks to the server over HTTP only: its code never imports the server.
+    // (@typescript-eslint's copy of no-restricted-imports, so that this rule adds to the
+    // kiosk's process-boundary blocks above instead of replacing their options.)
+    files: ['kiosk/**/*.{ts,tsx}'],
+    ignores: ['kiosk/**/*.test.{ts,tsx}', 'kiosk/bench/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [...CORE_NOT_SCREEN, ...KIOSK_NOT_SERVER, ...SERVER_BY_PACKAGE] },
+        {
+          patterns: [
+            {
+              group: [
+                '@locker/server',
+                '@locker/server/*',
+                '**/server/src/**',
+                '**/server/test/**',
+                '**/server/bench/**',
+              ],
+              message:
+                'The kiosk reaches the server over HTTP only (its tests: @locker/server/testing).',
+            },
+          ],
+        },
       ],
     },
   },
   {
-    // The core's and hosts' tests may start a server, through the server's package entries.
-    files: KIOSK_TESTS,
-    ignores: ['kiosk/src/renderer/**'],
+    // The kiosk's tests and benchmark start a server through its testing entry alone.
+    files: ['kiosk/**/*.test.{ts,tsx}', 'kiosk/bench/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...CORE_NOT_SCREEN, ...SERVER_BY_PACKAGE] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@locker/server',
+              message: 'Kiosk tests use the server through @locker/server/testing only.',
+            },
+          ],
+          patterns: [
+            {
+              group: [
+                '@locker/server/*',
+                '!@locker/server/testing',
+                '**/server/src/**',
+                '**/server/test/**',
+                '**/server/bench/**',
+              ],
+              message: 'Kiosk tests use the server through @locker/server/testing only.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
-    files: ['kiosk/src/{bridge,main,preload}/**/*.ts'],
-    ignores: KIOSK_TESTS,
+    // The server's rules (server/src/domain) know nothing of how they are reached or
+    // stored: no HTTP, no route module, no database, log or outbound message. They return
+    // outcomes; the routes turn them into problems and the callers do the I/O.
+    files: ['server/src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...KIOSK_NOT_SERVER, ...SERVER_BY_PACKAGE] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['koa', '@koa/*', '**/http', '**/http/**'],
+              message: 'domain/ returns outcomes; the routes turn them into HTTP problems.',
+            },
+            {
+              group: [
+                '**/terminal',
+                '**/terminal/**',
+                '**/merchant',
+                '**/merchant/**',
+                '**/sandbox',
+                '**/sandbox/**',
+                '**/openapi',
+                '**/openapi/**',
+                '**/webhooks',
+                '**/webhooks/**',
+                '**/app',
+                '**/server',
+              ],
+              message: 'domain/ holds rules: the interfaces call it, never the other way round.',
+            },
+            {
+              group: [
+                'postgres',
+                '**/db/**',
+                '**/shipments/**',
+                '**/services',
+                '**/logger',
+                '**/outbox/**',
+                '**/sms/**',
+                '**/notices/**',
+                '**/ops/**',
+              ],
+              message:
+                'domain/ has no I/O (the read model in shipments/ queries): its callers read, write and send.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

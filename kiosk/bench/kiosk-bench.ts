@@ -17,14 +17,15 @@ import type Database from 'better-sqlite3';
 import { chromium, type Page } from 'playwright-core';
 import { SimulatedCabinet, servePty } from '@locker/lock-driver';
 import {
+  benchDatabase,
   createCourier,
   createOrganization,
   createStation,
   createTerminal,
-} from '../../server/src/admin/commands';
-import { REPO_ROOT, startServer } from '@locker/server';
-import { pickupCodeHash } from '../../server/src/domain/secrets';
-import { benchDatabase } from '../../server/bench/harness';
+  pickupCodeHash,
+  REPO_ROOT,
+  startServer,
+} from '@locker/server/testing';
 import { loadKioskConfig, writeKioskConfig } from '../src/core/config';
 import { KioskCore } from '../src/core/kiosk';
 import { RENDERER_DIR } from '../src/hosts/browser';

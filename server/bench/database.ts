@@ -1,4 +1,7 @@
+import path from 'node:path';
+import { REPO_ROOT } from '../src/config';
 import { connect, type Sql } from '../src/db/connect';
+import { ensureEmbeddedPostgres } from '../src/db/embedded';
 import { migrate } from '../src/db/migrate';
 
 /**
@@ -17,4 +20,26 @@ export async function freshDatabase(
   const sql = connect(url, { max: 4 });
   await migrate(sql);
   return { url, sql };
+}
+
+/** A fresh, migrated benchmark database on the embedded PostgreSQL (or BENCH_DATABASE_URL's server). */
+export async function benchDatabase(
+  name: string,
+): Promise<{ url: string; sql: Sql; stop: () => Promise<void> }> {
+  const embedded = await ensureEmbeddedPostgres({
+    dataDir: path.join(REPO_ROOT, '.data/bench-postgres'),
+    port: Number(process.env.BENCH_PG_PORT ?? 54359),
+    // 50,000 stations of 48 doors are ~400 MB with indexes: a production-sized buffer
+    // cache keeps them in memory, as any real deployment's would.
+    settings: ['shared_buffers=1GB', 'max_wal_size=4GB'],
+  });
+  const { url, sql } = await freshDatabase(embedded.url, name);
+  return {
+    url,
+    sql,
+    stop: async () => {
+      await sql.end();
+      await embedded.stop();
+    },
+  };
 }

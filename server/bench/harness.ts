@@ -1,36 +1,11 @@
 import autocannon, { type Request } from 'autocannon';
 import net from 'node:net';
-import path from 'node:path';
-import { REPO_ROOT } from '../src/config';
-import type { Sql } from '../src/db/connect';
-import { ensureEmbeddedPostgres } from '../src/db/embedded';
-import { freshDatabase } from './database';
 import { startServerProcess } from './peak/processes';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 export const BENCH_SECRET = 'bench-pickup-secret';
-
-/** A fresh, migrated benchmark database on the embedded PostgreSQL (or BENCH_DATABASE_URL's server). */
-export async function benchDatabase(
-  name: string,
-): Promise<{ url: string; sql: Sql; stop: () => Promise<void> }> {
-  const embedded = await ensureEmbeddedPostgres({
-    dataDir: path.join(REPO_ROOT, '.data/bench-postgres'),
-    port: Number(process.env.BENCH_PG_PORT ?? 54359),
-    // 50,000 stations of 48 doors are ~400 MB with indexes: a production-sized buffer
-    // cache keeps them in memory, as any real deployment's would.
-    settings: ['shared_buffers=1GB', 'max_wal_size=4GB'],
-  });
-  const { url, sql } = await freshDatabase(embedded.url, name);
-  return {
-    url,
-    sql,
-    stop: async () => {
-      await sql.end();
-      await embedded.stop();
-    },
-  };
-}
+// In bench/database.ts, where the kiosk's benchmark finds it too (the server's testing entry).
+export { benchDatabase } from './database';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

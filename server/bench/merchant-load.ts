@@ -8,7 +8,7 @@
  */
 import { createOrganization, createStation } from '../src/admin/commands';
 import { renderLabel } from '../src/merchant/label';
-import { shipmentView } from '../src/merchant/presenter';
+import { shipmentView } from '../src/shipments/view';
 import {
   bearer,
   benchDatabase,

@@ -7,7 +7,7 @@
 import { createOrganization, createStation } from '../src/admin/commands';
 import { renderLabel } from '../src/merchant/label';
 import { renderZplLabel } from '../src/merchant/labelZpl';
-import { shipmentView } from '../src/merchant/presenter';
+import { shipmentView } from '../src/shipments/view';
 import { bearer, benchDatabase, benchServer } from './harness';
 
 const CALLS = Number(process.env.BENCH_BULK_CALLS ?? 20);

@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import type { Services } from './domain/services';
+import type { Services } from './services';
 import { closeUnreadBodies } from './http/body';
 import { correlationId } from './http/correlation';
 import { problemResponses } from './http/errors';

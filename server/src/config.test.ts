@@ -42,6 +42,28 @@ describe('server settings', () => {
     );
   });
 
+  it('reads the Twilio account with the rest, and names a bad API address', () => {
+    const twilio = {
+      SMS_TRANSPORT: 'twilio',
+      TWILIO_ACCOUNT_SID: 'AC123',
+      TWILIO_AUTH_TOKEN: 'secret-token',
+      TWILIO_FROM: '+38349000000',
+    };
+    expect(loadConfig(twilio).twilio).toEqual({
+      accountSid: 'AC123',
+      authToken: 'secret-token',
+      from: '+38349000000',
+      baseUrl: 'https://api.twilio.com',
+    });
+    expect(loadConfig({ ...twilio, TWILIO_BASE_URL: 'http://127.0.0.1:9' }).twilio?.baseUrl).toBe(
+      'http://127.0.0.1:9',
+    );
+    expect(loadConfig({}).twilio).toBeUndefined();
+    expect(problem({ ...twilio, TWILIO_BASE_URL: 'api.example' })).toBe(
+      'bad setting: TWILIO_BASE_URL must be an http:// or https:// URL (got "api.example")',
+    );
+  });
+
   it('never echoes a secret or a database password in the message', () => {
     const message = problem({
       DATABASE_URL: 'mysql://u:hunter2@db/x',

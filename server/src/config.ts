@@ -15,6 +15,8 @@ export interface ServerConfig {
   /** Keys the pickup-code HMAC; changing it invalidates every code awaiting pickup. */
   pickupCodeSecret: string;
   smsTransport: string;
+  /** The Twilio account, when its three settings are given (required with `twilio`). */
+  twilio: TwilioSettings | undefined;
   logLevel: string;
   /** How long without a heartbeat before a terminal is marked offline. */
   offlineAfterSeconds: number;
@@ -22,6 +24,14 @@ export interface ServerConfig {
   dbPoolSize: number;
   /** Merchant interface requests per organization per minute (sliding). */
   merchantRequestsPerMinute: number;
+}
+
+export interface TwilioSettings {
+  accountSid: string;
+  authToken: string;
+  from: string;
+  /** Where Twilio's API is; a stand-in's address in tests and benchmarks. */
+  baseUrl: string;
 }
 
 export const DEV_PICKUP_SECRET = 'development-only-pickup-code-secret';
@@ -76,6 +86,11 @@ const EnvSchema = z
     TWILIO_ACCOUNT_SID: z.string().optional(),
     TWILIO_AUTH_TOKEN: z.string().optional(),
     TWILIO_FROM: z.string().optional(),
+    TWILIO_BASE_URL: z
+      .string()
+      .trim()
+      .regex(/^https?:\/\/.+/, 'must be an http:// or https:// URL')
+      .default('https://api.twilio.com'),
     LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).default('info'),
     OFFLINE_AFTER_SECONDS: whole(1, 86_400).default(180),
     SWEEP_INTERVAL_MS: whole(10, 3_600_000).default(15_000),
@@ -139,6 +154,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     embeddedPort: e.EMBEDDED_PG_PORT,
     pickupCodeSecret: e.PICKUP_CODE_SECRET,
     smsTransport: e.SMS_TRANSPORT,
+    twilio:
+      e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM
+        ? {
+            accountSid: e.TWILIO_ACCOUNT_SID,
+            authToken: e.TWILIO_AUTH_TOKEN,
+            from: e.TWILIO_FROM,
+            baseUrl: e.TWILIO_BASE_URL,
+          }
+        : undefined,
     logLevel: e.LOG_LEVEL,
     offlineAfterSeconds: e.OFFLINE_AFTER_SECONDS,
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,

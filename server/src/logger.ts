@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import pino from 'pino';
-import { prettyFactory } from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 export type Logger = pino.Logger;
 
@@ -22,7 +23,25 @@ function routine(log: Record<string, unknown>): boolean {
   );
 }
 
-function humanStream(): { write(line: string): void } {
+/**
+ * pino-pretty is a development dependency: a production install (`pnpm install --prod`,
+ * `pnpm deploy --prod`) leaves it out and logs JSON lines. Loaded only when lines for a
+ * person are asked for; undefined when it is not installed.
+ */
+function loadPrettyFactory(): typeof PinoPretty.prettyFactory | undefined {
+  const require = createRequire(import.meta.url);
+  let entry: string;
+  try {
+    entry = require.resolve('pino-pretty');
+  } catch {
+    return undefined;
+  }
+  return (require(entry) as typeof PinoPretty).prettyFactory;
+}
+
+function humanStream(prettyFactory: typeof PinoPretty.prettyFactory): {
+  write(line: string): void;
+} {
   const colors = process.stdout.isTTY === true;
   const prettify = prettyFactory({
     colorize: colors,
@@ -51,6 +70,11 @@ function humanStream(): { write(line: string): void } {
 export function createLogger(level: string, options: LoggerOptions = {}): Logger {
   const pretty =
     options.pretty ?? (process.stdout.isTTY === true && process.env.NODE_ENV !== 'production');
-  if (!pretty) return pino({ level, base: { service: 'parcel-locker' } });
-  return pino({ level, base: { service: 'parcel-locker' } }, humanStream());
+  const prettyFactory = pretty ? loadPrettyFactory() : undefined;
+  if (!prettyFactory) {
+    const logger = pino({ level, base: { service: 'parcel-locker' } });
+    if (pretty) logger.warn('pino-pretty (a development dependency) is not installed: JSON lines');
+    return logger;
+  }
+  return pino({ level, base: { service: 'parcel-locker' } }, humanStream(prettyFactory));
 }

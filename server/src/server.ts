@@ -5,7 +5,7 @@ import { loadConfig, type ServerConfig } from './config';
 import { connect, type Sql } from './db/connect';
 import { ensureEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
 import { migrate } from './db/migrate';
-import type { Services } from './domain/services';
+import type { Services } from './services';
 import { createLogger, type Logger } from './logger';
 import { markSilentTerminalsOffline } from './ops/liveness';
 import { pruneRateLimitWindows } from './ratelimit/slidingWindow';
@@ -57,7 +57,10 @@ export async function openDatabase(config: ServerConfig): Promise<OpenDatabase> 
 /** Migrates, serves both interfaces and runs the background work until `close()`. */
 export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
-  const logger = createLogger(config.logLevel);
+  // Lines for a person where one reads them; JSON in production and wherever it is piped.
+  const logger = createLogger(config.logLevel, {
+    pretty: process.stdout.isTTY === true && !config.production,
+  });
   const { url, sql, embedded } = await openDatabase(config);
   try {
     await migrate(sql);
@@ -70,7 +73,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const authCache = new TerminalAuthCache();
   const unlisten = await listenForAuthChanges(sql, authCache, logger);
 
-  const smsPolicy = smsChannel(smsTransportFrom(config.smsTransport));
+  const smsPolicy = smsChannel(smsTransportFrom(config.smsTransport, config.twilio));
   const pollers: Poller[] = [];
   const sms = startPoller('sms', 1000, logger, () => deliverDue(sql, smsPolicy, logger));
   pollers.push(sms);

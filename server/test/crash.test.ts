@@ -7,7 +7,7 @@ import * as admin from '../src/admin/commands';
 import { REPO_ROOT } from '../src/config';
 import { connect, type Sql } from '../src/db/connect';
 import { migrate } from '../src/db/migrate';
-import { registerShipment } from '../src/domain/shipments';
+import { registerShipment } from '../src/shipments/register';
 import { freshDatabaseUrl } from './databases';
 import { client, waitFor } from './harness';
 

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { connect } from '../src/db/connect';
 
-// What the global setup (globalSetup.ts) provides, declared beside the `inject` that reads
-// it: every program that type-checks this file sees it, the kiosk's alone included.
+// What globalSetup.ts provides to every test file; declared where it is read, so that any
+// package's type check that reaches this file knows it.
 declare module 'vitest' {
   export interface ProvidedContext {
     /** A PostgreSQL URL with the right to create databases. */

@@ -1,23 +1,22 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestStack } from './harness';
+import { useTestServer } from './harness';
 
 // Property-based requests against every endpoint of both interfaces. Whatever is sent:
 // never a 5xx; every 4xx is problem+json carrying its correlation id and changes nothing.
 // FUZZ_RUNS raises the number of requests per endpoint (the report's figure used 1000).
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
 
-let stack: TestStack;
+const stack = useTestServer({
+  merchantRequestsPerMinute: 10_000_000,
+  offlineAfterSeconds: 86_400,
+});
 let terminalToken: string;
 let apiKey: string;
 const valid: Record<string, string> = {};
 const tally = { requests: 0, byStatus: new Map<number, number>() };
 
 beforeAll(async () => {
-  stack = await startTestServer({
-    merchantRequestsPerMinute: 10_000_000,
-    offlineAfterSeconds: 86_400,
-  });
   const scene = await stack.scene('1:S,2:M,3:L,4:XL,5:S,6:S');
   terminalToken = scene.terminal.token;
   apiKey = scene.org.apiKey;
@@ -33,11 +32,10 @@ beforeAll(async () => {
     stationId: scene.station.id,
   });
 });
-afterAll(async () => {
+afterAll(() => {
   console.log(
     `fuzz: ${tally.requests} requests; statuses ${JSON.stringify(Object.fromEntries(tally.byStatus))}`,
   );
-  await stack.close();
 });
 
 /** What a request may change: every row of the domain, none of the bookkeeping. */

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { Language, Size } from '@locker/shared';
 import * as admin from '../src/admin/commands';
 import type { ServerConfig } from '../src/config';
-import { registerShipment } from '../src/domain/shipments';
+import { registerShipment } from '../src/shipments/register';
 import { startServer, type RunningServer } from '../src/server';
 import { freshDatabaseUrl } from './databases';
 
@@ -207,4 +208,35 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
   return { ...stack, scene };
 }
 export type TestStack = Awaited<ReturnType<typeof startTestServer>>;
+
+/**
+ * The test server of a whole test file, on its own fresh database: started before the
+ * file's first test (before any `beforeAll` registered after this call) and closed after
+ * its last. The object answered is filled in once the server is up, so tests use it as
+ * they would `startTestServer`'s answer: `const stack = useTestServer();` at the top of
+ * the file, then `stack.scene()` in the tests.
+ */
+export function useTestServer(overrides: Partial<ServerConfig> = {}): TestStack {
+  const stack = {} as TestStack;
+  beforeAll(async () => {
+    Object.assign(stack, await startTestServer(overrides));
+  });
+  afterAll(async () => {
+    // Unset when the server never started: that failure is the one to report.
+    if ('close' in stack) await stack.close();
+  });
+  return stack;
+}
+
+// The server's testing entry (`@locker/server/testing`): what tests outside the server
+// (the kiosk's, the journeys in test/) and the kiosk's benchmark use to run and drive a
+// server. The kiosk reaches the server through nothing else (eslint.config.js).
 export { freshDatabaseUrl } from './databases';
+export { startServer, type RunningServer } from '../src/server';
+export { REPO_ROOT } from '../src/config';
+// The operator's commands, as fixtures make them: by name, or all as `admin`.
+export * from '../src/admin/commands';
+export * as admin from '../src/admin/commands';
+/** The stored form of a pickup code, for fixtures that load parcels in bulk. */
+export { pickupCodeHash } from '../src/domain/secrets';
+export { benchDatabase } from '../bench/database';

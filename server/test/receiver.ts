@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface Delivery {
   headers: Record<string, string>;
@@ -53,3 +54,19 @@ export async function webhookReceiver() {
   };
 }
 export type WebhookReceiver = Awaited<ReturnType<typeof webhookReceiver>>;
+
+/**
+ * A webhook receiver for a whole test file: listening before the file's first test
+ * (before any `beforeAll` registered after this call), closed after its last. The object
+ * answered is filled in once it listens.
+ */
+export function useWebhookReceiver(): WebhookReceiver {
+  const hook = {} as WebhookReceiver;
+  beforeAll(async () => {
+    Object.assign(hook, await webhookReceiver());
+  });
+  afterAll(async () => {
+    if ('close' in hook) await hook.close();
+  });
+  return hook;
+}

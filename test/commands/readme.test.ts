@@ -8,9 +8,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, runAdmin } from '@locker/server';
-import { startTestServer, waitFor, type TestStack } from '@locker/server/testing';
+import { useTestServer, waitFor } from '@locker/server/testing';
 import { PNPM_OWN_COMMANDS, freePort, readmeCommands, shellWords, signalGroup } from './readme';
 
 const commands = readmeCommands();
@@ -24,6 +24,8 @@ const COVERED: [RegExp, string][] = [
   [/^pnpm bench$/, 'scripts pnpm does not shadow'],
   [/^pnpm --filter @locker\/kiosk kiosk /, 'kiosk browser host'],
   [/^pnpm lockctl /, 'lockctl'],
+  [/^pnpm licence-check$/, 'licences.test.ts'],
+  [/^pnpm --filter @locker\/server deploy /, 'production.test.ts'],
 ];
 
 interface Run {
@@ -85,11 +87,7 @@ function background(line: string, env: Record<string, string>) {
 
 const printed = (pattern: RegExp) => commands.filter((c) => pattern.test(c));
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 describe('the README', () => {
   it('prints commands, and every one of them is exercised by a test', () => {

@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin } from '@locker/server';
-import { startTestServer, waitFor, type TestStack } from '@locker/server/testing';
+import {
+  setTerminalStatus,
+  startTestServer,
+  waitFor,
+  type TestStack,
+} from '@locker/server/testing';
 import { TerminalClient } from './client';
 import { ReportQueue } from './reportQueue';
 import { openKioskDatabase } from './database';
@@ -115,7 +119,7 @@ describe('ReportQueue', () => {
     let now = Date.now();
     const { queue, db } = queueFor(scene.terminal.token, stack.url, () => now);
     // The first report meets the offline mark (401): kept, not due again for a second.
-    await admin.setTerminalStatus(stack.sql, scene.terminal.id, 'offline');
+    await setTerminalStatus(stack.sql, scene.terminal.id, 'offline');
     await waitFor(
       async () => (await scene.terminal.api.get('/terminal/v1/cabinet')).status === 401,
     );
@@ -158,7 +162,7 @@ describe('ReportQueue', () => {
   it('keeps a report refused with 401 while the terminal is marked offline', async () => {
     const scene = await stack.scene('1:S');
     const { shipment } = await scene.deposit();
-    await admin.setTerminalStatus(stack.sql, scene.terminal.id, 'offline');
+    await setTerminalStatus(stack.sql, scene.terminal.id, 'offline');
     const { queue } = queueFor(scene.terminal.token);
     queue.add('door', { shipmentId: shipment.id, collected: true }, minutesAgo(1));
     // The mark reaches the server's terminal cache by a database notification: wait until

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config';
 import { hashSecret } from '../domain/secrets';
-import { startTestServer, type TestStack } from '../../test/harness';
+import { useTestServer } from '../../test/harness';
 import { runAdmin } from './run';
 
 const run = promisify(execFile);
-let stack: TestStack;
+const stack = useTestServer();
 
 interface Answer {
   code: number;
@@ -48,11 +48,6 @@ function oneObject(result: Answer): Record<string, any> {
   return JSON.parse(result.stdout) as Record<string, any>;
 }
 const json = async (...args: string[]) => oneObject(await admin(...args));
-
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
 
 describe('pnpm admin, as typed', () => {
   it('creates an organization through pnpm and prints one JSON object', async () => {

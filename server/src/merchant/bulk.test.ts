@@ -1,12 +1,8 @@
 import { BulkCreateResultSchema } from '@locker/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startTestServer, type TestStack } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { client, useTestServer } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 async function merchant() {
   const org = await stack.org();

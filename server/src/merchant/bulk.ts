@@ -6,7 +6,7 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { Sql, TransactionSql } from '../db/connect';
-import type { Services } from '../domain/services';
+import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { ProblemError } from '../http/problem';
 import { fieldErrors, validate } from '../http/validate';

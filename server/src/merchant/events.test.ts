@@ -6,20 +6,12 @@ import {
 } from '@locker/shared';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startTestServer, waitFor, type TestStack } from '../../test/harness';
-import { webhookReceiver, type WebhookReceiver } from '../../test/receiver';
+import { describe, expect, it } from 'vitest';
+import { client, useTestServer, waitFor } from '../../test/harness';
+import { useWebhookReceiver } from '../../test/receiver';
 
-let stack: TestStack;
-let hook: WebhookReceiver;
-beforeAll(async () => {
-  stack = await startTestServer();
-  hook = await webhookReceiver();
-});
-afterAll(async () => {
-  await stack.close();
-  await hook.close();
-});
+const stack = useTestServer();
+const hook = useWebhookReceiver();
 
 /** A terminal scene whose organization talks to the merchant API with its key. */
 async function merchantScene() {

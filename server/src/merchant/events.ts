@@ -6,7 +6,7 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import { isUuid } from '../domain/ids';
-import type { Services } from '../domain/services';
+import type { Services } from '../services';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { queueDeliveries } from '../webhooks/events';

@@ -3,15 +3,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startTestServer, type TestStack } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { client, useTestServer } from '../../test/harness';
 
 const run = promisify(execFile);
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 describe('GET /api/v1/shipments/{id}/label', () => {
   it('is a 100x150 mm PDF whose Code 128 barcode a scanner reads as the tracking number', async () => {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
-import type { ShipmentView } from './presenter';
+import type { ShipmentView } from '../shipments/view';
 
 const MM = 72 / 25.4;
 const MARGIN = 5 * MM;

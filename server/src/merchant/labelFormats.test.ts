@@ -3,18 +3,17 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ready } from 'zpl-renderer-js';
-import { client, startTestServer, type TestStack } from '../../test/harness';
+import { client, useTestServer } from '../../test/harness';
 
 const run = promisify(execFile);
-let stack: TestStack;
+const stack = useTestServer();
 let shipment: { id: string; tracking_number: string };
 let apiKey: string;
 const dir = mkdtempSync(path.join(tmpdir(), 'labels-'));
 
 beforeAll(async () => {
-  stack = await startTestServer();
   const org = await stack.org('Dyqani_i ^Lodrave~');
   apiKey = org.apiKey;
   const station = await stack.station('1:S', { name: 'Beograd Čukarica', cabinetSn: 'KR-BG-3' });
@@ -29,7 +28,6 @@ beforeAll(async () => {
     })
   ).body;
 });
-afterAll(() => stack.close());
 
 async function fetchLabel(query: string) {
   const response = await fetch(`${stack.url}/api/v1/shipments/${shipment.id}/label${query}`, {

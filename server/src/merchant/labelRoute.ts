@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { z } from 'zod';
-import type { Services } from '../domain/services';
+import type { Services } from '../services';
 import { ProblemError } from '../http/problem';
 import { validate } from '../http/validate';
 import { renderLabel } from './label';

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Services } from '../domain/services';
+import type { Services } from '../services';
 import { authenticateOrganization } from './auth';
 import { bulkCreateShipments } from './bulk';
 import { listEvents, redeliverEvent } from './events';

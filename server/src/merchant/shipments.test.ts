@@ -1,14 +1,10 @@
 import { ShipmentListSchema, ShipmentSchema, TrackingSchema } from '@locker/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rotateOrganizationKey } from '../admin/commands';
 import { isValidTrackingNumber } from '../domain/trackingNumber';
-import { client, startTestServer, type TestStack } from '../../test/harness';
+import { client, startTestServer, useTestServer } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 async function merchant() {
   const org = await stack.org();

@@ -6,15 +6,21 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { Sql, TransactionSql } from '../db/connect';
-import type { Services } from '../domain/services';
+import type { Services } from '../services';
 import { isUuid } from '../domain/ids';
-import { registerShipment } from '../domain/shipments';
+import { registerShipment } from '../shipments/register';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { decodeCursor, encodeCursor } from './cursor';
 import { idempotently, requestHash, type StoredAnswer } from './idempotency';
-import { presentShipment, shipmentColumns, shipmentView, type ShipmentView } from './presenter';
+import {
+  presentShipment,
+  shipmentColumns,
+  shipmentView,
+  shipmentsWithStations,
+  type ShipmentView,
+} from '../shipments/view';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -79,7 +85,7 @@ export function listShipments({ sql }: Services): Middleware {
     const rows = await sql<(ShipmentView & { cursor_us: string })[]>`
       select ${shipmentColumns(sql)},
              (extract(epoch from sh.created_at) * 1000000)::bigint as cursor_us
-        from shipments sh join stations s on s.id = sh.destination_station_id
+        from ${shipmentsWithStations(sql)}
        where sh.organization_id = ${ctx.state.organization.id}
          ${query.status ? sql`and sh.status = ${query.status}` : sql``}
          ${after ? sql`and (sh.created_at, sh.id) < ('epoch'::timestamptz + ${after.micros}::bigint * interval '1 microsecond', ${after.id}::uuid)` : sql``}

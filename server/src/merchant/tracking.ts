@@ -1,6 +1,6 @@
 import type { ShipmentStatus, Tracking } from '@locker/shared';
 import type { Middleware } from 'koa';
-import type { Services } from '../domain/services';
+import type { Services } from '../services';
 import { problem } from '../http/problem';
 
 interface EventRow {

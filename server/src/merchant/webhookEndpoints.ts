@@ -1,7 +1,7 @@
 import { CreateWebhookEndpointRequestSchema, RotateSecretRequestSchema } from '@locker/shared';
 import type { Middleware } from 'koa';
 import { isUuid } from '../domain/ids';
-import type { Services } from '../domain/services';
+import type { Services } from '../services';
 import { NO_BODY, readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AdminError, createStation } from '../admin/commands';
-import { startTestServer, waitFor, type TestStack } from '../../test/harness';
+import { useTestServer, waitFor } from '../../test/harness';
 import { sendStorageNotices } from './storage';
 
-let stack: TestStack;
-beforeAll(async () => {
-  // The server's own sweep stays out of the way: each test runs it when it means to.
-  stack = await startTestServer({ sweepIntervalMs: 3_600_000 });
-});
-afterAll(() => stack.close());
+// The server's own sweep stays out of the way: each test runs it when it means to.
+const stack = useTestServer({ sweepIntervalMs: 3_600_000 });
 
 /** As if deposited `hours` ago. */
 const depositedAgo = (id: string, hours: number) =>

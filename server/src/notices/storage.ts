@@ -1,17 +1,11 @@
-import type { Language, WebhookEventType } from '@locker/shared';
+import type { WebhookEventType } from '@locker/shared';
 import type { Sql, TransactionSql } from '../db/connect';
-import { firstNameOf } from '../domain/people';
 import { queueSms } from '../sms/channel';
-import { expiringSms, freeStorageEndingSms } from '../sms/noticeTexts';
+import { storageReminder, type ParcelRecipient } from '../sms/messages';
 import { queueWebhookEvent } from '../webhooks/events';
 
-interface Due {
+interface Due extends ParcelRecipient {
   id: string;
-  tracking_number: string;
-  recipient_name: string;
-  recipient_phone: string;
-  recipient_language: Language;
-  station_name: string;
   hours_left: number;
 }
 
@@ -75,23 +69,8 @@ async function sendDue(sql: Sql, notice: Notice, shipmentId?: string): Promise<n
        for update of sh skip locked`;
     for (const parcel of due) {
       await tx`update shipments set ${tx(MARK[notice])} = now() where id = ${parcel.id}`;
-      const facts = {
-        firstName: firstNameOf(parcel.recipient_name),
-        trackingNumber: parcel.tracking_number,
-        stationName: parcel.station_name,
-      };
-      const language = parcel.recipient_language;
-      if (notice !== 'expired') {
-        await queueSms(tx, parcel.id, {
-          to: parcel.recipient_phone,
-          language,
-          carriesCode: false,
-          text:
-            notice === 'free_storage_ending'
-              ? freeStorageEndingSms(language, facts, parcel.hours_left)
-              : expiringSms(language, facts, parcel.hours_left),
-        });
-      }
+      if (notice !== 'expired')
+        await queueSms(tx, parcel.id, storageReminder(parcel, notice, parcel.hours_left));
       await queueWebhookEvent(tx, parcel.id, EVENT[notice]);
     }
     return due.length;

@@ -1,13 +1,9 @@
 import { CreateShipmentRequestSchema, ShipmentSchema, TrackingSchema } from '@locker/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../app';
-import { client, startTestServer, type TestStack } from '../../test/harness';
+import { client, useTestServer } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 /** Every route the application serves, as OpenAPI writes paths (`:id` becomes `{id}`). */
 function servedRoutes(): string[] {

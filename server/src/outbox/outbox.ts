@@ -1,3 +1,4 @@
+import type { PendingQuery, Row } from 'postgres';
 import type { Sql, TransactionSql } from '../db/connect';
 import type { Logger } from '../logger';
 
@@ -9,6 +10,25 @@ export interface OutboxMessage<P> {
   shipment_id: string | null;
   payload: P;
   attempts: number;
+}
+
+/**
+ * The one statement that writes to the outbox, as a query to run or to use as a CTE's
+ * body. `messages` selects one row per message with the columns `organization_id` (uuid
+ * or null), `shipment_id` (uuid or null), `payload` (jsonb) and `set_aside` (text: why the
+ * message is kept for the record but never sent, e.g. a sandbox's SMS; null: it is sent).
+ * Messages are numbered in the order `messages` gives them, which is the order they leave.
+ */
+export function insertMessages(
+  db: Sql | TransactionSql,
+  channel: Channel,
+  messages: PendingQuery<Row[]>,
+) {
+  return db`
+    insert into outbox (channel, organization_id, shipment_id, payload, failed_at, last_error)
+    select ${channel}, m.organization_id, m.shipment_id, m.payload,
+           case when m.set_aside is null then null else now() end, m.set_aside
+      from (${messages}) m`;
 }
 
 /** Queued in the caller's transaction: the message exists exactly when what caused it does. */
@@ -23,11 +43,14 @@ export async function enqueue(
     setAside?: string;
   } = {},
 ): Promise<void> {
-  const aside = refs.setAside ?? null;
-  await tx`
-    insert into outbox (channel, organization_id, shipment_id, payload, failed_at, last_error)
-    values (${channel}, ${refs.organizationId ?? null}, ${refs.shipmentId ?? null}, ${tx.json(payload as never)},
-            case when ${aside}::text is null then null else now() end, ${aside})`;
+  await insertMessages(
+    tx,
+    channel,
+    tx`select ${refs.organizationId ?? null}::uuid as organization_id,
+              ${refs.shipmentId ?? null}::uuid as shipment_id,
+              ${tx.json(payload as never)}::jsonb as payload,
+              ${refs.setAside ?? null}::text as set_aside`,
+  );
 }
 
 /**

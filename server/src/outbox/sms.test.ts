@@ -34,11 +34,15 @@ let stack: TestStack;
 let provider: Awaited<ReturnType<typeof fakeProvider>>;
 beforeAll(async () => {
   provider = await fakeProvider(2);
-  process.env.TWILIO_ACCOUNT_SID = 'AC123';
-  process.env.TWILIO_AUTH_TOKEN = 'secret-token';
-  process.env.TWILIO_FROM = '+38349000000';
-  process.env.TWILIO_BASE_URL = provider.url;
-  stack = await startTestServer({ smsTransport: 'twilio' });
+  stack = await startTestServer({
+    smsTransport: 'twilio',
+    twilio: {
+      accountSid: 'AC123',
+      authToken: 'secret-token',
+      from: '+38349000000',
+      baseUrl: provider.url,
+    },
+  });
 });
 afterAll(async () => {
   await stack.close();

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestStack } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/harness';
 import type { Sql } from '../db/connect';
 import { afterLimitHit, type AlarmState } from './bruteForceAlarm';
 import { recordAttempt } from './slidingWindow';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 const window = { limit: 3, windowSeconds: 60 };
 

@@ -1,7 +1,7 @@
 import type { SandboxAction } from '@locker/shared';
 import type { TransactionSql } from '../db/connect';
-import { undoDeposit } from '../domain/depositUndo';
-import type { Services } from '../domain/services';
+import { undoDeposit } from '../terminal/depositUndo';
+import type { Services } from '../services';
 import { ProblemError } from '../http/problem';
 import { sendStorageNotices } from '../notices/storage';
 import type { TerminalStation } from '../terminal/auth';

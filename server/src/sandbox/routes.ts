@@ -1,11 +1,11 @@
 import { SandboxAdvanceRequestSchema } from '@locker/shared';
 import type { Middleware } from 'koa';
 import { isUuid } from '../domain/ids';
-import type { Services } from '../domain/services';
+import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
 import { validate } from '../http/validate';
-import { presentShipment, shipmentView } from '../merchant/presenter';
+import { presentShipment, shipmentView } from '../shipments/view';
 import { advance, type SandboxParcel } from './advance';
 
 interface ParcelRow {

@@ -1,21 +1,13 @@
 import { ShipmentSchema, WebhookEventSchema } from '@locker/shared';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTerminal } from '../admin/commands';
-import { client, startTestServer, waitFor, type TestStack } from '../../test/harness';
-import { webhookReceiver, type WebhookReceiver } from '../../test/receiver';
-import { createSandboxOrganization } from './provision';
+import { client, useTestServer, waitFor } from '../../test/harness';
+import { useWebhookReceiver } from '../../test/receiver';
+import { createSandboxOrganization } from '../admin/sandbox';
 
-let stack: TestStack;
-let hook: WebhookReceiver;
-beforeAll(async () => {
-  stack = await startTestServer();
-  hook = await webhookReceiver();
-});
-afterAll(async () => {
-  await stack.close();
-  await hook.close();
-});
+const stack = useTestServer();
+const hook = useWebhookReceiver();
 
 async function sandbox() {
   const org = await createSandboxOrganization(stack.sql, `Sandbox shop ${Math.random()}`);

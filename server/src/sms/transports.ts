@@ -1,4 +1,5 @@
 import { appendFile } from 'node:fs/promises';
+import type { TwilioSettings } from '../config';
 
 export interface SmsMessage {
   to: string;
@@ -41,20 +42,14 @@ function fileTransport(file: string): SmsTransport {
   };
 }
 
-/**
- * Twilio's Messages API (form-encoded POST, Basic auth). TWILIO_BASE_URL points it at a
- * stand-in in tests.
- */
-function twilioTransport(env: NodeJS.ProcessEnv): SmsTransport {
-  const sid = env.TWILIO_ACCOUNT_SID;
-  const token = env.TWILIO_AUTH_TOKEN;
-  const from = env.TWILIO_FROM;
-  if (!sid || !token || !from) {
+/** Twilio's Messages API (form-encoded POST, Basic auth), as the settings say. */
+function twilioTransport(settings: TwilioSettings | undefined): SmsTransport {
+  if (!settings) {
     throw new Error(
       'SMS_TRANSPORT=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM',
     );
   }
-  const base = env.TWILIO_BASE_URL ?? 'https://api.twilio.com';
+  const { accountSid: sid, authToken: token, from, baseUrl: base } = settings;
   const url = `${base}/2010-04-01/Accounts/${encodeURIComponent(sid)}/Messages.json`;
   const auth = 'Basic ' + Buffer.from(`${sid}:${token}`).toString('base64');
   return {
@@ -74,10 +69,10 @@ function twilioTransport(env: NodeJS.ProcessEnv): SmsTransport {
 /** `console`, `file:PATH` or `twilio`, as `SMS_TRANSPORT` says. */
 export function smsTransportFrom(
   setting: string,
-  env: NodeJS.ProcessEnv = process.env,
+  twilio: TwilioSettings | undefined,
 ): SmsTransport {
   if (setting === 'console') return consoleTransport();
   if (setting.startsWith('file:')) return fileTransport(setting.slice('file:'.length));
-  if (setting === 'twilio') return twilioTransport(env);
+  if (setting === 'twilio') return twilioTransport(twilio);
   throw new Error(`SMS_TRANSPORT must be console, file:PATH or twilio, not "${setting}"`);
 }

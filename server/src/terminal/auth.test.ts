@@ -1,13 +1,9 @@
 import { ProblemSchema } from '@locker/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { revokeTerminal, setTerminalStatus } from '../admin/commands';
-import { client, startTestServer, type TestStack } from '../../test/harness';
+import { client, useTestServer } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 const SAME_ID = { 'X-Correlation-ID': 'support-ticket-0001' };
 

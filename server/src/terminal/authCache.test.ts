@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeTerminal, setTerminalStatus } from '../admin/commands';
 import { startServer, type RunningServer } from '../server';
-import { client, startTestServer, waitFor, type TestStack } from '../../test/harness';
+import { client, useTestServer, waitFor } from '../../test/harness';
 
 // Two server instances on one database: what one instance or an operator changes, the
 // other's cache must reflect.
-let stack: TestStack;
+const stack = useTestServer();
 let second: RunningServer;
 beforeAll(async () => {
-  stack = await startTestServer();
   second = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -20,7 +19,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await second.close();
-  await stack.close();
 });
 
 describe('terminal authentication cache', () => {

@@ -1,19 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { revokeTerminal, setTerminalStatus } from '../admin/commands';
 import type { Sql } from '../db/connect';
 import { ProblemError } from '../http/problem';
 import { hashSecret } from '../domain/secrets';
-import { startTestServer, waitFor, type TestStack } from '../../test/harness';
+import { useTestServer, waitFor } from '../../test/harness';
 import { authenticateTerminal } from './auth';
 import { TerminalAuthCache } from './authCache';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 /** The real client, counting the statements sent through it. */
 function countingSql(sql: Sql) {

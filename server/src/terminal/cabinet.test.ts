@@ -1,13 +1,9 @@
 import { CabinetResponseSchema } from '@locker/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setDoorService } from '../admin/commands';
-import { startTestServer, waitFor, type TestStack } from '../../test/harness';
+import { useTestServer, waitFor } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 describe('GET /cabinet', () => {
   it('lists every door with a status derived from its contents and no personal data beyond a first name', async () => {

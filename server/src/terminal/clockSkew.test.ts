@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startTestServer, type TestStack } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { client, useTestServer } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 

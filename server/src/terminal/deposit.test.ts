@@ -1,14 +1,10 @@
 import { DepositResponseSchema } from '@locker/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import { deactivateCourier, setDoorService } from '../admin/commands';
-import { pickupCodeHash } from '../domain/secrets';
-import { startTestServer, waitFor, type TestStack } from '../../test/harness';
+import { useTestServer, waitFor } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer({ pickupCodeSecret: 'test-secret' });
-});
-afterAll(() => stack.close());
+const stack = useTestServer({ pickupCodeSecret: 'test-secret' });
 
 describe('POST /courier/verify', () => {
   it('greets an active courier by name and answers ok false with no reason otherwise', async () => {
@@ -117,7 +113,10 @@ describe('POST /deposit', () => {
       expect(sms?.text).toMatch(texts[language]!);
       const [row] =
         await stack.sql`select pickup_code_hash from shipments where id = ${shipment.id}`;
-      expect(Buffer.compare(row!.pickup_code_hash, pickupCodeHash('test-secret', code))).toBe(0);
+      // HMAC-SHA256 of the code under the server's secret, computed here rather than by
+      // the server's own function: a change to what is stored cannot pass unnoticed.
+      const expected = createHmac('sha256', 'test-secret').update(code, 'utf8').digest();
+      expect(Buffer.from(row!.pickup_code_hash).toString('hex')).toBe(expected.toString('hex'));
       // Once sent, the outbox keeps the text without the code.
       const outbox = await waitFor(async () => {
         const [o] = await stack.sql`
@@ -173,5 +172,30 @@ describe('POST /deposit', () => {
     const [rows] =
       await stack.sql`select count(distinct door_id)::int as doors, count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
     expect(rows).toEqual({ doors: 20, n: 20 });
+    // Parcel by parcel, as stored: each answered door holds that parcel and no other, each
+    // deposit made one event and one code SMS, and the parcels turned away are untouched.
+    const stored = await stack.sql<
+      { id: string; status: string; slot_no: number | null; door: number | null; sms: number }[]
+    >`
+      select sh.id, sh.status, sh.slot_no, d.position as door,
+             (select count(*)::int from outbox m
+               where m.shipment_id = sh.id and m.channel = 'sms') as sms
+        from shipments sh
+        left join door_occupancy o on o.shipment_id = sh.id
+        left join doors d on d.id = o.door_id
+       where sh.id = any(${parcels.map((p) => p.id)}::uuid[])`;
+    expect(stored).toHaveLength(30);
+    for (const [i, answer] of answers.entries()) {
+      const row = stored.find((r) => r.id === parcels[i]!.id)!;
+      const events = await stack.webhookTypesOf(row.id);
+      if (answer.status === 200) {
+        expect(row).toMatchObject({ status: 'ready_for_pickup', door: answer.body.door, sms: 1 });
+        expect(row.slot_no).toBe(answer.body.door);
+        expect(events).toEqual(['shipment.ready_for_pickup']);
+      } else {
+        expect(row).toMatchObject({ status: 'booked', door: null, slot_no: null, sms: 0 });
+        expect(events).toEqual([]);
+      }
+    }
   });
 });

@@ -8,20 +8,20 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
-import { activeCourier } from '../domain/couriers';
-import { eventTime, noteClockSkew, type Reporter } from '../domain/occurredAt';
-import { firstNameOf } from '../domain/people';
+import { activeCourier, courierNotVerified } from './couriers';
+import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
 import { newPickupCode, pickupCodeHash } from '../domain/secrets';
-import type { Services } from '../domain/services';
+import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { transaction } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { SANDBOX_SMS, type QueuedSms } from '../sms/channel';
-import { pickupSms } from '../sms/texts';
+import { pickupCodeMessage } from '../sms/messages';
+import { insertMessages } from '../outbox/outbox';
 import { recordShipmentEvent } from '../webhooks/events';
-import { shipmentColumns, type ShipmentView } from '../merchant/presenter';
+import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf, type TerminalStation } from './auth';
 import { smallestFreeDoorQuery } from './doorAssignment';
 
@@ -109,7 +109,15 @@ async function assignDoor(
   code: { hash: Buffer; sms: QueuedSms },
   at: Date,
 ): Promise<Assignment> {
+  // What queueSms writes, here to save its round trips.
   const aside = parcel.sandbox ? SANDBOX_SMS : null;
+  const queued = insertMessages(
+    tx,
+    'sms',
+    tx`select null::uuid as organization_id, deposited.id as shipment_id,
+              ${tx.json(code.sms as never)}::jsonb as payload, ${aside}::text as set_aside
+         from deposited`,
+  );
   const [row] = await tx<(ShipmentView & Omit<Assignment, 'view'> & { deposited: boolean })[]>`
     with door as (${smallestFreeDoorQuery(tx, station.id, parcel.parcel_size)}),
     code_taken as (
@@ -128,12 +136,7 @@ async function assignDoor(
     occupied as (
       insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
       select door.id, ${station.id}, 'delivery', deposited.id, ${at} from door, deposited),
-    -- What queueSms writes (outbox.enqueue), here to save its round trips.
-    queued as (
-      insert into outbox (channel, organization_id, shipment_id, payload, failed_at, last_error)
-      select 'sms', null, deposited.id, ${tx.json(code.sms as never)},
-             case when ${aside}::text is null then null else now() end, ${aside}
-        from deposited)
+    queued as (${queued})
     select deposited.*, deposited.id is not null as deposited,
            (select position from door) as door,
            exists (select 1 from code_taken) as code_taken,
@@ -141,22 +144,6 @@ async function assignDoor(
       from (select) one left join deposited on true`;
   const { door, code_taken, still_booked, deposited, ...view } = row!;
   return { door, code_taken, still_booked, view: deposited ? view : null };
-}
-
-/** The pickup-code SMS of `parcel`, in the recipient's language. */
-function codeSms(station: TerminalStation, parcel: Claimed, code: string): QueuedSms {
-  return {
-    to: parcel.recipient_phone,
-    language: parcel.recipient_language,
-    carriesCode: true,
-    text: pickupSms(parcel.recipient_language, {
-      firstName: firstNameOf(parcel.recipient_name),
-      trackingNumber: parcel.tracking_number,
-      stationName: station.name,
-      code,
-      hours: station.freeStorageHours,
-    }),
-  };
 }
 
 /**
@@ -187,7 +174,11 @@ async function depositParcel(
     // A code no parcel awaiting collection here has: drawn again on the rare clash.
     const code = newPickupCode();
     const hash = pickupCodeHash(services.config.pickupCodeSecret, code);
-    const sms = codeSms(station, parcel, code);
+    const sms = pickupCodeMessage(
+      { ...parcel, station_name: station.name },
+      code,
+      station.freeStorageHours,
+    );
     const assigned = await assignDoor(tx, station, parcel, courierId, { hash, sms }, at);
     // Another deposit of the same parcel may have won while this one waited for the lock.
     if (!assigned.view && !assigned.still_booked) return { kind: 'not_found' };
@@ -243,7 +234,7 @@ export async function placeParcel(
 export function deposit(services: Services): Middleware {
   return async (ctx) => {
     const request = validate(DepositRequestSchema, await readJson(ctx));
-    const at = eventTime(request.occurred_at);
+    const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     const outcome = await transaction(services.sql, (tx) =>
       depositParcel(
@@ -258,7 +249,7 @@ export function deposit(services: Services): Middleware {
     );
     switch (outcome.kind) {
       case 'courier_not_verified':
-        throw new ProblemError('courier_not_verified', 'Unknown or deactivated courier.');
+        throw courierNotVerified();
       case 'not_found':
         throw problem.notFound(
           'No parcel awaiting deposit has that tracking number at this station.',

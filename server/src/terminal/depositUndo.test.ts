@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startTestServer, waitFor, type TestStack } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { client, useTestServer, waitFor } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 describe('undoing a deposit whose door was shut empty (extension)', () => {
   it('puts the parcel back to booked, frees the door, voids the code and tells the recipient to disregard it', async () => {

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, waitFor, type TestStack } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { useTestServer, waitFor } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 describe('POST /terminal/v1/door/fault (extension)', () => {
   it('takes the door out of service and undoes the deposit just made into it, so a retry gets another door', async () => {

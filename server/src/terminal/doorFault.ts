@@ -1,9 +1,9 @@
 import { DoorFaultRequestSchema, type DoorFaultRequest, type OkResponse } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
-import { undoDeposit } from '../domain/depositUndo';
-import { eventTime } from '../domain/occurredAt';
-import type { Services } from '../domain/services';
+import { undoDeposit } from './depositUndo';
+import { reportedTime } from './reportedTime';
+import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
 import { validate } from '../http/validate';
@@ -59,7 +59,7 @@ export function doorFault({ sql, cabinetChanged, logger }: Services): Middleware
     const request = validate(DoorFaultRequestSchema, await readJson(ctx));
     const { position, problem: reported = 'did_not_open' } = request;
     // A fault queued while offline counts from when the door failed, not when it arrived.
-    const at = eventTime(request.occurred_at);
+    const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     const found = await transaction(sql, async (tx) => {
       const done = await takeOutOfService(tx, station.id, position, at, reported);

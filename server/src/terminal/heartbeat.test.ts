@@ -1,15 +1,11 @@
 import { TerminalConfigSchema } from '@locker/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { markSilentTerminalsOffline } from '../ops/liveness';
-import { startTestServer, type TestStack } from '../../test/harness';
+import { useTestServer } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 function capturingLogger() {
   const lines: Record<string, unknown>[] = [];

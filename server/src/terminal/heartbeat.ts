@@ -1,6 +1,6 @@
 import { HeartbeatRequestSchema, type TerminalConfig } from '@locker/shared';
 import type { Middleware } from 'koa';
-import type { Services } from '../domain/services';
+import type { Services } from '../services';
 import { NO_BODY, readJson } from '../http/body';
 import { validate } from '../http/validate';
 import { ProblemError } from '../http/problem';

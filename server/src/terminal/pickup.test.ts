@@ -1,12 +1,8 @@
 import { PickupResponseSchema } from '@locker/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestStack } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
 const HOUR = 3_600_000;

@@ -6,14 +6,14 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
-import type { Services } from '../domain/services';
-import { eventTime, noteClockSkew, type Reporter } from '../domain/occurredAt';
+import type { Services } from '../services';
+import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
 import { pickupCodeHash } from '../domain/secrets';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { recordShipmentEvent } from '../webhooks/events';
-import { shipmentColumns, type ShipmentView } from '../merchant/presenter';
+import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
 import { lockStation } from './doorAssignment';
@@ -80,7 +80,7 @@ export function pickup({ sql, config }: Services): Middleware {
 export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middleware {
   return async (ctx) => {
     const request = validate(DoorConfirmRequestSchema, await readJson(ctx));
-    const at = eventTime(request.occurred_at);
+    const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     const found = await transaction(sql, (tx) =>
       recordPickupOutcome(tx, station, request.shipmentId, request.collected, at, {

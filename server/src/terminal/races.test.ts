@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestStack } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/harness';
 
 // Each pair of calls that change one parcel and its door, raced on one parcel: one wins,
 // the other finds nothing (404); never a deadlock turned into a 500.
 const TRIALS = 15;
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 async function raceScene() {
   const scene = await stack.scene('1:S');
@@ -23,6 +19,25 @@ async function raceScene() {
   };
   return { ...scene, depositOne };
 }
+
+/**
+ * What the database holds of the parcel once the race is over: its status, how many doors
+ * it occupies, and the merchant's events in order. The answers alone could say 200 and 404
+ * while both writes landed; this is what must be whole.
+ */
+async function endState(shipmentId: string) {
+  const [row] = await stack.sql<{ status: string; doors: number }[]>`
+    select sh.status,
+           (select count(*)::int from door_occupancy o where o.shipment_id = sh.id) as doors
+      from shipments sh where sh.id = ${shipmentId}`;
+  return { ...row!, events: await stack.webhookTypesOf(shipmentId) };
+}
+
+const COLLECTED = {
+  status: 'collected',
+  doors: 0,
+  events: ['shipment.ready_for_pickup', 'shipment.collected'],
+};
 
 describe('races on one parcel', () => {
   it('door/confirm against deposit/undo', async () => {
@@ -38,12 +53,22 @@ describe('races on one parcel', () => {
           terminal.api.post('/terminal/v1/deposit/undo', body),
         ])
       ).map((a) => a.status);
-      expect(statuses.sort()).toEqual([200, 404]);
+      expect([...statuses].sort()).toEqual([200, 404]);
+      // The winner's outcome alone: collected, or back to awaiting deposit; no door either way.
+      expect(await endState(shipment.id)).toEqual(
+        statuses[0] === 200
+          ? COLLECTED
+          : {
+              status: 'booked',
+              doors: 0,
+              events: ['shipment.ready_for_pickup', 'shipment.deposit_cancelled'],
+            },
+      );
     }
   });
 
   it('door/confirm against door/fault', async () => {
-    const { terminal, depositOne } = await raceScene();
+    const { terminal, depositOne, ...scene } = await raceScene();
     for (let i = 0; i < TRIALS; i++) {
       const { shipment, door } = await depositOne();
       const [confirm, fault] = await Promise.all([
@@ -55,6 +80,20 @@ describe('races on one parcel', () => {
       ]);
       expect([200, 404]).toContain(confirm.status);
       expect(fault.status).toBe(200);
+      // Collected before the fault, or undone by it (the confirm then finds nothing).
+      expect(await endState(shipment.id)).toEqual(
+        confirm.status === 200
+          ? COLLECTED
+          : {
+              status: 'booked',
+              doors: 0,
+              events: ['shipment.ready_for_pickup', 'shipment.deposit_cancelled'],
+            },
+      );
+      const [faulted] = await stack.sql<{ out_of_service: boolean }[]>`
+        select out_of_service from doors
+         where station_id = ${scene.station.id} and position = ${door}`;
+      expect(faulted?.out_of_service).toBe(true);
     }
   });
 
@@ -73,7 +112,21 @@ describe('races on one parcel', () => {
           terminal.api.post('/terminal/v1/courier/returns/collected', body),
         ])
       ).map((a) => a.status);
-      expect(statuses.sort()).toEqual([200, 404]);
+      expect([...statuses].sort()).toEqual([200, 404]);
+      // Collected by its recipient, or taken back by the courier (its expiry told first).
+      expect(await endState(shipment.id)).toEqual(
+        statuses[0] === 200
+          ? COLLECTED
+          : {
+              status: 'return_collected',
+              doors: 0,
+              events: [
+                'shipment.ready_for_pickup',
+                'shipment.expired',
+                'shipment.return_collected',
+              ],
+            },
+      );
     }
   });
 });

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startTestServer, type TestStack } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { client, useTestServer } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 describe('courier collection of returns (extension)', () => {
   it('lists deposited returns, frees the door when one is taken, and the merchant sees return_collected', async () => {

@@ -6,9 +6,9 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { Sql, TransactionSql } from '../db/connect';
-import { requireCourier } from '../domain/couriers';
-import { eventTime, noteClockSkew, type Reporter } from '../domain/occurredAt';
-import type { Services } from '../domain/services';
+import { activeCourier, courierNotVerified } from './couriers';
+import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
+import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
 import { validate } from '../http/validate';
@@ -31,7 +31,7 @@ export function courierReturns({ sql }: Services): Middleware {
   return async (ctx) => {
     const { courierNo } = validate(CourierReturnsRequestSchema, await readJson(ctx));
     const station = stationOf(ctx.state.terminal);
-    await requireCourier(sql, courierNo);
+    if (!(await activeCourier(sql, courierNo))) throw courierNotVerified();
     const parcels = await sql<CourierReturnsResponse['parcels']>`
       select d.position as door, sh.tracking_number as "trackingNumber",
              case o.kind when 'return' then 'return' else 'expired' end as kind
@@ -55,9 +55,9 @@ export function courierReturns({ sql }: Services): Middleware {
 export function returnCollected({ sql, cabinetChanged }: Services): Middleware {
   return async (ctx) => {
     const request = validate(ReturnCollectedRequestSchema, await readJson(ctx));
-    const at = eventTime(request.occurred_at);
+    const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    await requireCourier(sql, request.courierNo);
+    if (!(await activeCourier(sql, request.courierNo))) throw courierNotVerified();
     const found = await transaction(sql, (tx) =>
       takeOutForCourier(tx, station.id, request.trackingNumber, at, {
         log: ctx.state.log,

@@ -1,12 +1,8 @@
 import { ReturnResponseSchema } from '@locker/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestStack } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/harness';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer();
-});
-afterAll(() => stack.close());
+const stack = useTestServer();
 
 async function statusOf(id: string) {
   const [row] = await stack.sql`select status from shipments where id = ${id}`;

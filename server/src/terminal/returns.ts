@@ -7,15 +7,15 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { TransactionSql } from '../db/connect';
-import { eventTime, noteClockSkew, type Reporter } from '../domain/occurredAt';
-import type { Services } from '../domain/services';
+import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
+import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
 import { transaction } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { recordShipmentEvent } from '../webhooks/events';
-import { shipmentColumns, type ShipmentView } from '../merchant/presenter';
+import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf } from './auth';
 import { lockStation, smallestFreeDoorQuery } from './doorAssignment';
 
@@ -136,7 +136,7 @@ export function startReturnRoute({ sql, cabinetChanged }: Services): Middleware 
 export function confirmReturnRoute({ sql, cabinetChanged, nudge }: Services): Middleware {
   return async (ctx) => {
     const request = validate(ReturnConfirmRequestSchema, await readJson(ctx));
-    const at = eventTime(request.occurred_at);
+    const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     const found = await transaction(sql, (tx) =>
       recordReturnOutcome(tx, station.id, request.returnId, request.deposited, at, {

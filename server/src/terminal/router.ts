@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Services } from '../domain/services';
+import type { Services } from '../services';
 import { authenticateTerminal } from './auth';
 import { cabinet } from './cabinet';
 import { courierVerify, deposit } from './deposit';

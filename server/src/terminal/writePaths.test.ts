@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestStack } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { type TestStack, useTestServer } from '../../test/harness';
 
 // The write paths do their work in a few statements each (docs/decisions.md, "Write
 // paths under load"): these are the races and failures such rewrites could get wrong.
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestServer({ pickupCodeSecret: 'test-secret' });
-});
-afterAll(() => stack.close());
+const stack = useTestServer({ pickupCodeSecret: 'test-secret' });
 
 const count = async (query: Promise<{ n: number }[]>) => (await query)[0]?.n;
 

@@ -1,11 +1,10 @@
 import { EVENT_API_VERSION, type WebhookEvent, type WebhookEventType } from '@locker/shared';
 import { randomUUID } from 'node:crypto';
 import type { Sql, TransactionSql } from '../db/connect';
-import { presentShipment, shipmentColumns, type ShipmentView } from '../merchant/presenter';
-import { firstNameOf } from '../domain/people';
-import { enqueue } from '../outbox/outbox';
+import { presentShipment, shipmentView, type ShipmentView } from '../shipments/view';
+import { insertMessages } from '../outbox/outbox';
 import { SANDBOX_SMS, type QueuedSms } from '../sms/channel';
-import { collectedSms } from '../sms/noticeTexts';
+import { collectionReceipt } from '../sms/messages';
 
 /** What the outbox holds per delivery: the body stays in `events`, once. */
 export interface QueuedWebhook {
@@ -28,10 +27,7 @@ export async function queueWebhookEvent(
   shipmentId: string,
   type: WebhookEventType,
 ): Promise<WebhookEvent | undefined> {
-  const [row] = await tx<ShipmentView[]>`
-    select ${shipmentColumns(tx)}
-      from shipments sh join stations s on s.id = sh.destination_station_id
-     where sh.id = ${shipmentId}`;
+  const row = await shipmentView(tx, shipmentId);
   if (!row) return undefined;
   if (type === 'shipment.return_collected') await noteExpiryFirst(tx, shipmentId);
   return (await recordShipmentEvent(tx, row, type)).event;
@@ -57,62 +53,49 @@ export async function recordShipmentEvent(
     created_at: new Date().toISOString(),
     data: { shipment: presentShipment(row) },
   };
-  const receipt = type === 'shipment.collected' ? collectedReceipt(row) : null;
+  const receipt = type === 'shipment.collected' ? collectionReceipt(row) : null;
   const [recorded] = await tx<{ cabinet_version: string | null }[]>`
     with recorded as (
       -- Numbered by the sequence and this transaction's id (migration 009): no lock taken.
       insert into events (id, organization_id, shipment_id, type, body, created_at)
       values (${event.id}, ${row.organization_id}, ${row.id}, ${type},
               ${JSON.stringify(event)}, ${event.created_at})
-      returning id),
-    ${deliveriesQuery(tx, row.organization_id, row.id, type)},
+      returning id, shipment_id),
+    ${deliveriesQuery(tx, row.organization_id, type)},
     ${receiptQuery(tx, row, receipt)}
     select (select cabinet_version from stations where id = ${options.cabinetOf ?? null}::uuid)::text
            as cabinet_version`;
   return { event, cabinetVersion: recorded?.cabinet_version ?? null };
 }
 
-/** What `queueDeliveries` writes, as a CTE over `recorded` (the event's id). */
-function deliveriesQuery(
-  tx: TransactionSql,
-  organizationId: string,
-  shipmentId: string,
-  type: WebhookEventType,
-) {
+/**
+ * One delivery per enabled endpoint of the organization, oldest endpoint first, of the
+ * event in the CTE `recorded` (its id and shipment_id), as a CTE answering the endpoints.
+ */
+function deliveriesQuery(tx: Sql | TransactionSql, organizationId: string, type: WebhookEventType) {
+  const messages = tx`
+    select ${organizationId}::uuid as organization_id, recorded.shipment_id,
+           jsonb_build_object('event_id', recorded.id, 'endpoint_id', w.id, 'type', ${type}::text)
+             as payload,
+           null::text as set_aside
+      from recorded, webhook_endpoints w
+     where w.organization_id = ${organizationId} and w.disabled_at is null
+     order by w.created_at, w.id`;
   return tx`
     deliveries as (
-      insert into outbox (channel, organization_id, shipment_id, payload)
-      select 'webhook', ${organizationId}, ${shipmentId},
-             jsonb_build_object('event_id', recorded.id, 'endpoint_id', w.id, 'type', ${type}::text)
-        from recorded, webhook_endpoints w
-       where w.organization_id = ${organizationId} and w.disabled_at is null
-       order by w.created_at, w.id)`;
+      ${insertMessages(tx, 'webhook', messages)}
+      returning (payload->>'endpoint_id')::uuid as endpoint_id)`;
 }
 
 /** What `queueSms` writes, as a CTE: set aside unsent for a sandbox organization. */
 function receiptQuery(tx: TransactionSql, row: ShipmentView, sms: QueuedSms | null) {
-  return tx`
-    receipt as (
-      insert into outbox (channel, organization_id, shipment_id, payload, failed_at, last_error)
-      select 'sms', null, ${row.id}, ${tx.json(sms as never)},
-             case when o.sandbox then now() end,
-             case when o.sandbox then ${SANDBOX_SMS} end
-        from organizations o
-       where o.id = ${row.organization_id} and ${sms !== null})`;
-}
-
-/** The recipient's receipt of a collection, in their language. */
-function collectedReceipt(row: ShipmentView): QueuedSms {
-  return {
-    to: row.recipient_phone,
-    language: row.recipient_language,
-    carriesCode: false,
-    text: collectedSms(row.recipient_language, {
-      firstName: firstNameOf(row.recipient_name),
-      trackingNumber: row.tracking_number,
-      stationName: row.station_name,
-    }),
-  };
+  const messages = tx`
+    select null::uuid as organization_id, ${row.id}::uuid as shipment_id,
+           ${tx.json(sms as never)}::jsonb as payload,
+           case when o.sandbox then ${SANDBOX_SMS} end as set_aside
+      from organizations o
+     where o.id = ${row.organization_id} and ${sms !== null}`;
+  return tx`receipt as (${insertMessages(tx, 'sms', messages)})`;
 }
 
 /**
@@ -128,10 +111,7 @@ async function noteExpiryFirst(tx: TransactionSql, shipmentId: string): Promise<
        and sh.deposited_at + make_interval(hours => s.max_storage_hours) <= sh.status_at
     returning sh.id`;
   if (!expired) return;
-  const [view] = await tx<ShipmentView[]>`
-    select ${shipmentColumns(tx)}
-      from shipments sh join stations s on s.id = sh.destination_station_id
-     where sh.id = ${shipmentId}`;
+  const view = await shipmentView(tx, shipmentId);
   // As it was when it expired: still awaiting its recipient.
   await recordShipmentEvent(tx, { ...view!, status: 'ready_for_pickup' }, 'shipment.expired');
 }
@@ -143,17 +123,9 @@ export async function queueDeliveries(
   eventId: string,
   type: WebhookEventType,
 ): Promise<string[]> {
-  const endpoints = await db<{ id: string; shipment_id: string | null }[]>`
-    select w.id, e.shipment_id
-      from webhook_endpoints w join events e on e.id = ${eventId}
-     where w.organization_id = ${organizationId} and w.disabled_at is null
-     order by w.created_at, w.id`;
-  for (const endpoint of endpoints) {
-    const queued: QueuedWebhook = { event_id: eventId, endpoint_id: endpoint.id, type };
-    await enqueue(db as TransactionSql, 'webhook', queued, {
-      organizationId,
-      shipmentId: endpoint.shipment_id,
-    });
-  }
-  return endpoints.map((e) => e.id);
+  const queued = await db<{ endpoint_id: string }[]>`
+    with recorded as (select id, shipment_id from events where id = ${eventId}),
+    ${deliveriesQuery(db, organizationId, type)}
+    select endpoint_id from deliveries`;
+  return queued.map((q) => q.endpoint_id);
 }

@@ -1,22 +1,14 @@
 import { WebhookEventSchema } from '@locker/shared';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setOrganizationWebhook } from '../admin/commands';
 import { startServer } from '../server';
-import { startTestServer, waitFor, type TestStack } from '../../test/harness';
-import { webhookReceiver, type WebhookReceiver } from '../../test/receiver';
+import { startTestServer, useTestServer, waitFor } from '../../test/harness';
+import { useWebhookReceiver } from '../../test/receiver';
 import { rotateEndpointSecret } from './endpoints';
 
-let stack: TestStack;
-let hook: WebhookReceiver;
-beforeAll(async () => {
-  stack = await startTestServer();
-  hook = await webhookReceiver();
-});
-afterAll(async () => {
-  await stack.close();
-  await hook.close();
-});
+const stack = useTestServer();
+const hook = useWebhookReceiver();
 
 const skipBackoff = () =>
   stack.sql`update outbox set next_attempt_at = now() where channel = 'webhook' and delivered_at is null and failed_at is null`;
@@ -270,7 +262,7 @@ describe('webhooks (Standard Webhooks)', () => {
     } finally {
       await a.close();
       await b.close();
-      stack = await startTestServer();
+      Object.assign(stack, await startTestServer());
     }
   });
 });

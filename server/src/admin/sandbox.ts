@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createOrganization, createStation } from '../admin/commands';
+import { createOrganization, createStation } from './commands';
 import type { Sql } from '../db/connect';
 
 /** Doors of a simulated station: every size, a few of each. */

@@ -1,7 +1,10 @@
 import type { Language, Shipment, ShipmentStatus, Size } from '@locker/shared';
 import type { Sql, TransactionSql } from '../db/connect';
 
-/** A shipment row joined with its destination station, as every merchant read needs it. */
+/**
+ * A shipment row joined with its destination station: the read model every interface
+ * shares (the merchant's answers, webhook events, the terminal's writes that answer it).
+ */
 export interface ShipmentView {
   id: string;
   organization_id: string;
@@ -30,14 +33,18 @@ export function shipmentColumns(db: Sql | TransactionSql) {
     sh.created_at, sh.updated_at`;
 }
 
+/** The shipments with their destination stations, as `sh` and `s` (for ShipmentView). */
+export function shipmentsWithStations(db: Sql | TransactionSql) {
+  return db`shipments sh join stations s on s.id = sh.destination_station_id`;
+}
+
+/** The shipment as every interface reads it; undefined when no shipment has that id. */
 export async function shipmentView(
   db: Sql | TransactionSql,
   id: string,
 ): Promise<ShipmentView | undefined> {
   const [row] = await db<ShipmentView[]>`
-    select ${shipmentColumns(db)}
-      from shipments sh join stations s on s.id = sh.destination_station_id
-     where sh.id = ${id}`;
+    select ${shipmentColumns(db)} from ${shipmentsWithStations(db)} where sh.id = ${id}`;
   return row;
 }
 

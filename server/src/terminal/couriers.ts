@@ -8,9 +8,7 @@ export async function activeCourier(db: Sql | TransactionSql, number: string) {
   return courier;
 }
 
-/** The active courier with that number, or the spec's 403 `courier_not_verified`. */
-export async function requireCourier(db: Sql | TransactionSql, number: string) {
-  const courier = await activeCourier(db, number);
-  if (!courier) throw new ProblemError('courier_not_verified', 'Unknown or deactivated courier.');
-  return courier;
+/** The spec's 403 `courier_not_verified`: the courier is unknown or deactivated. */
+export function courierNotVerified(): ProblemError {
+  return new ProblemError('courier_not_verified', 'Unknown or deactivated courier.');
 }

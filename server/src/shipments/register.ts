@@ -1,7 +1,7 @@
 import type { Language, Size } from '@locker/shared';
 import type { Sql, TransactionSql } from '../db/connect';
-import { shipmentColumns, type ShipmentView } from '../merchant/presenter';
-import { newTrackingNumber } from './trackingNumber';
+import { shipmentColumns, type ShipmentView } from './view';
+import { newTrackingNumber } from '../domain/trackingNumber';
 
 export interface NewShipment {
   destinationStationId: string;

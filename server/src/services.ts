@@ -1,7 +1,7 @@
-import type { ServerConfig } from '../config';
-import type { Sql } from '../db/connect';
-import type { Logger } from '../logger';
-import type { TerminalAuthCache } from '../terminal/authCache';
+import type { ServerConfig } from './config';
+import type { Sql } from './db/connect';
+import type { Logger } from './logger';
+import type { TerminalAuthCache } from './terminal/authCache';
 
 /** What request handlers and background work share within one server process. */
 export interface Services {

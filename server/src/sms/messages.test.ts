@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import {
+  collectionReceipt,
+  disregardCodeMessage,
+  pickupCodeMessage,
+  storageReminder,
+  type ParcelRecipient,
+} from './messages';
+
+// Every SMS to a recipient, composed from the shipment's row: pure, no database.
+const parcel: ParcelRecipient = {
+  tracking_number: '4012888888881',
+  recipient_name: 'Elif Yılmaz Demir',
+  recipient_phone: '+38349123456',
+  recipient_language: 'tr',
+  station_name: 'Prizren Qendra',
+};
+
+describe('SMS to a recipient', () => {
+  it('go to their phone in their language, naming them by first name only', () => {
+    const messages = [
+      pickupCodeMessage(parcel, '04172953', 72),
+      collectionReceipt(parcel),
+      disregardCodeMessage(parcel),
+      storageReminder(parcel, 'free_storage_ending', 24),
+      storageReminder(parcel, 'expiring', 12),
+    ];
+    for (const sms of messages) {
+      expect(sms.to).toBe('+38349123456');
+      expect(sms.language).toBe('tr');
+      expect(sms.text).toContain('Merhaba Elif,');
+      expect(sms.text).not.toContain('Yılmaz');
+      expect(sms.text).toContain('4012888888881');
+      expect(sms.text).toContain('Prizren Qendra');
+    }
+  });
+
+  it('mark only the pickup-code SMS as carrying a code, and only it holds the code', () => {
+    const code = pickupCodeMessage(parcel, '04172953', 72);
+    expect(code.carriesCode).toBe(true);
+    expect(code.text).toContain('04172953');
+    expect(code.text).toContain('72 saat içinde');
+    for (const sms of [
+      collectionReceipt(parcel),
+      disregardCodeMessage(parcel),
+      storageReminder(parcel, 'expiring', 12),
+    ]) {
+      expect(sms.carriesCode).toBe(false);
+      expect(sms.text).not.toContain('04172953');
+    }
+  });
+
+  it('say which reminder it is and how long is left', () => {
+    const en = { ...parcel, recipient_language: 'en' as const };
+    expect(storageReminder(en, 'free_storage_ending', 24).text).toContain('free storage');
+    expect(storageReminder(en, 'free_storage_ending', 24).text).toContain('in 24 hours');
+    expect(storageReminder(en, 'expiring', 1).text).toContain('goes back to the sender in 1 hour');
+    expect(collectionReceipt(en).text).toContain('was collected');
+    expect(disregardCodeMessage(en).text).toContain('disregard the pickup code');
+  });
+});

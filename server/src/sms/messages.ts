@@ -1,0 +1,71 @@
+import type { Language } from '@locker/shared';
+import { firstNameOf } from '../domain/people';
+import type { QueuedSms } from './channel';
+import { collectedSms, expiringSms, freeStorageEndingSms } from './noticeTexts';
+import { disregardCodeSms, pickupSms } from './texts';
+
+/**
+ * The parcel an SMS is about and its recipient, as the shipment's row names them. Every
+ * SMS to a recipient is composed here, from these facts, in the recipient's language.
+ */
+export interface ParcelRecipient {
+  tracking_number: string;
+  recipient_name: string;
+  recipient_phone: string;
+  recipient_language: Language;
+  station_name: string;
+}
+
+function to(parcel: ParcelRecipient, carriesCode: boolean, text: string): QueuedSms {
+  return {
+    to: parcel.recipient_phone,
+    language: parcel.recipient_language,
+    carriesCode,
+    text,
+  };
+}
+
+/** What every text says of the parcel: only the recipient's first name, never the full one. */
+function factsOf(parcel: ParcelRecipient) {
+  return {
+    firstName: firstNameOf(parcel.recipient_name),
+    trackingNumber: parcel.tracking_number,
+    stationName: parcel.station_name,
+  };
+}
+
+/** The pickup-code SMS of a deposited parcel, free for `freeStorageHours`. */
+export function pickupCodeMessage(
+  parcel: ParcelRecipient,
+  code: string,
+  freeStorageHours: number,
+): QueuedSms {
+  const facts = { ...factsOf(parcel), code, hours: freeStorageHours };
+  return to(parcel, true, pickupSms(parcel.recipient_language, facts));
+}
+
+/** The recipient's receipt of a collection. */
+export function collectionReceipt(parcel: ParcelRecipient): QueuedSms {
+  return to(parcel, false, collectedSms(parcel.recipient_language, factsOf(parcel)));
+}
+
+/** A deposit undone after its pickup code may have reached the recipient: disregard it. */
+export function disregardCodeMessage(parcel: ParcelRecipient): QueuedSms {
+  return to(parcel, false, disregardCodeSms(parcel.recipient_language, factsOf(parcel)));
+}
+
+/** A reminder `hoursLeft` before free storage ends, or before the parcel expires. */
+export function storageReminder(
+  parcel: ParcelRecipient,
+  notice: 'free_storage_ending' | 'expiring',
+  hoursLeft: number,
+): QueuedSms {
+  const language = parcel.recipient_language;
+  return to(
+    parcel,
+    false,
+    notice === 'free_storage_ending'
+      ? freeStorageEndingSms(language, factsOf(parcel), hoursLeft)
+      : expiringSms(language, factsOf(parcel), hoursLeft),
+  );
+}
