@@ -177,7 +177,7 @@ describe('idle time', () => {
       await page.locator('.door-closed_ok').waitFor();
       // The pickup's report has gone out before the scene is stopped.
       await expect
-        .poll(async () => (await idle.core.getState()).pendingConfirms, { timeout: 20_000 })
+        .poll(async () => (await idle.core.getState()).pendingReports, { timeout: 20_000 })
         .toBe(0);
     } finally {
       await page.close();
