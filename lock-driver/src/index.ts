@@ -19,7 +19,8 @@ export {
   type LockAddress,
 } from './cabinet/schema';
 export { loadCabinetFile, writeCabinetFile } from './cabinet/file';
-export { MAX_UNLOCK_TIME_MS, type FirmwareVersion } from './boardSettings';
+export { MAX_UNLOCK_DELAY_S, MAX_UNLOCK_TIME_MS, type FirmwareVersion } from './boardSettings';
+export { BUS_TIMINGS, DOOR_TIMINGS, type BusTimings, type DoorTimings } from './timings';
 export { LockDriverError, type LockDriverErrorCode } from './errors';
 export type { FrameLogger } from './bus';
 export type { Transport } from './transport/transport';

@@ -16,27 +16,18 @@ import { requests } from './protocol/requests';
 import { decodeLockStates } from './protocol/status';
 import type { Transport } from './transport/transport';
 import { BoardSettings } from './boardSettings';
+import { DOOR_TIMINGS, type BusTimings, type DoorTimings } from './timings';
 
 /**
- * Reads of a board before it counts as silent. A noisy RS-485 line corrupts a reply now
- * and then (one in ten on a bad day): two reads made such a line read as a silent board
- * about once in a hundred opens, and the kiosk then pulsed nothing and said "unknown".
+ * Timings default to BUS_TIMINGS and DOOR_TIMINGS (timings.ts), the values the kiosk and
+ * lockctl share; tests pass others. `readAttempts`: a noisy RS-485 line corrupts a reply
+ * now and then (one in ten on a bad day): two reads made such a line read as a silent
+ * board about once in a hundred opens, hence four.
  */
-const READ_ATTEMPTS = 4;
-
-export interface LockBoardOptions {
+export interface LockBoardOptions extends Partial<BusTimings>, Partial<DoorTimings> {
   transport: Transport;
   /** Boards, wiring and polarity: the cabinet file (or a default one). */
   cabinet: Cabinet;
-  /** Status poll period while a door is being opened. */
-  pollIntervalMs?: number;
-  /** Quiet time after an unlock before the first poll (the board's turnaround). */
-  turnaroundMs?: number;
-  /** How long a door may take to be seen open after its unlock. */
-  openTimeoutMs?: number;
-  replyTimeoutMs?: number;
-  /** Status reads tried before a board counts as silent (default READ_ATTEMPTS). */
-  readAttempts?: number;
   logger?: FrameLogger;
 }
 
@@ -64,6 +55,10 @@ export class LockBoard {
   constructor(private readonly options: LockBoardOptions) {
     this.bus = new Bus(options.transport, {
       replyTimeoutMs: options.replyTimeoutMs,
+      guardMs: options.guardMs,
+      readAttempts: options.readAttempts,
+      queryAttempts: options.queryAttempts,
+      flashWriteMs: options.flashWriteMs,
       logger: options.logger,
     });
     this.described = options.cabinet;
@@ -116,7 +111,7 @@ export class LockBoard {
 
   /** A board's status, tried `readAttempts` times; undefined when it stays silent. */
   private async readBoard(board: number): Promise<ResponseFrame | undefined> {
-    const attempts = this.options.readAttempts ?? READ_ATTEMPTS;
+    const attempts = this.bus.timings.readAttempts;
     for (let i = 0; i < attempts; i++) {
       const frame = await this.tryBoardStatus(board, false);
       if (frame) return frame;
@@ -201,10 +196,10 @@ export class LockBoard {
       },
       position,
       {
-        turnaroundMs: this.options.turnaroundMs ?? 20,
-        pollIntervalMs: this.options.pollIntervalMs ?? 20,
-        openTimeoutMs: this.options.openTimeoutMs ?? 1500,
-        attempts: this.options.readAttempts ?? READ_ATTEMPTS,
+        turnaroundMs: this.options.turnaroundMs ?? DOOR_TIMINGS.turnaroundMs,
+        pollIntervalMs: this.options.pollIntervalMs ?? DOOR_TIMINGS.pollIntervalMs,
+        openTimeoutMs: this.options.openTimeoutMs ?? DOOR_TIMINGS.openTimeoutMs,
+        attempts: this.bus.timings.readAttempts,
       },
     ).finally(() => this.opening.delete(position));
     this.opening.set(position, attempt);

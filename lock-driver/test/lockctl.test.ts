@@ -64,11 +64,12 @@ beforeAll(async () => {
   // the driver's recovery from a lost reply (lockctl's 300 ms reply timeout) plus a loaded
   // machine's delays (at 400 ms one loaded run failed this cycle check, most likely so).
   sim = await simulator('--boards', '2', '--auto-close', '1000');
-  // A faulty one behind a TCP "gateway": board 2 dead, door 5 jammed, two replies lost
-  // after every unlock; doors stay open.
+  // A faulty one behind a TCP "gateway": board 2 dead, door 5 jammed, a reply lost after
+  // every unlock; doors stay open. (Two lost in a row after a pulse is a board that went
+  // away, and a door then reads unknown, not did_not_open.)
   faulty = await simulator(
     ...['--boards', '3', '--tcp', '0', '--dead-board', '2', '--jam', '5'],
-    ...['--drop-after-unlock', '2'],
+    ...['--drop-after-unlock', '1'],
   );
   gateway = faulty.where.replace('tcp://', '');
 });
@@ -164,7 +165,7 @@ describe('lockctl on a healthy cabinet (pseudo-terminal)', () => {
 
   it('reads and sets the unlock time, refusing out-of-range values before sending', async () => {
     const read = await lockctl('unlock-time', '--port', sim.where, '--board', '1', '--json');
-    expect(JSON.parse(read.stdout)).toEqual({ ok: true, board: 1, unlockTimeMs: 550 });
+    expect(JSON.parse(read.stdout)).toMatchObject({ ok: true, board: 1, unlockTimeMs: 550 });
     const set = await lockctl(
       'unlock-time',
       '--port',
@@ -203,13 +204,13 @@ describe('lockctl on a healthy cabinet (pseudo-terminal)', () => {
     expect(ambiguous.stderr).toMatch(/use 8270 or 8290 ms/);
   });
 
-  it('reads each board’s firmware version', async () => {
+  it('reads each board’s software and hardware version with the vendor’s F5 B6 query', async () => {
     const firmware = await lockctl('firmware', '--port', sim.where, '--boards', '2');
     // Code and stderr in the comparison, so a failure says why.
     expect(firmware).toMatchObject({
       code: 0,
       stderr: '',
-      stdout: 'board 0: firmware 1.6 (build 42)\nboard 1: firmware 1.6 (build 42)\n',
+      stdout: 'board 0: software 1, hardware 1\nboard 1: software 1, hardware 1\n',
     });
   });
 });
@@ -260,13 +261,13 @@ describe('lockctl on a faulty cabinet behind a TCP gateway', () => {
     expect(JSON.parse(firmware.stdout).error).toEqual({
       code: 'TIMEOUT',
       message: 'board 2 did not answer (check its power, its address switches and the A/B wiring)',
-      detail: expect.stringMatching(/^sent 02 20 F5 03 1A, no reply within \d+ ms$/),
+      detail: expect.stringMatching(/^sent F5 B6 02 00 5F 0C, no reply within \d+ ms$/),
     });
     const verbose = await lockctl('firmware', '--tcp', gateway, '--board', '2');
-    expect(verbose.stderr).not.toMatch(/02 20 F5/);
+    expect(verbose.stderr).not.toMatch(/F5 B6 02/);
     expect(
       (await lockctl('firmware', '--tcp', gateway, '--board', '2', '--verbose')).stderr,
-    ).toMatch(/02 20 F5/);
+    ).toMatch(/F5 B6 02/);
   });
 
   it('reports an already-open door without pulsing, and fails the cycle on it', async () => {
@@ -350,6 +351,115 @@ describe('lockctl on a faulty cabinet behind a TCP gateway', () => {
     expect(probe.stdout).toMatch(/baud rate is a setting of the gateway/);
     expect(probe.stdout).toMatch(/boards 0, 1 answer/);
     expect(probe.stdout).not.toMatch(/9600|57600|115200/);
+  });
+});
+
+describe('lockctl against the faults of the field', () => {
+  it('opens a door through a gateway 30 ms between reply bytes, with the shared timings', async () => {
+    const slow = await simulator('--boards', '1', '--tcp', '0', '--byte-gap', '30');
+    try {
+      const tcp = slow.where.replace('tcp://', '');
+      const open = await lockctl(
+        'open',
+        '--tcp',
+        tcp,
+        '--boards',
+        '1',
+        '--position',
+        '2',
+        '--json',
+      );
+      expect(JSON.parse(open.stdout)).toMatchObject({ ok: true, outcome: 'opened', pulses: 1 });
+      const status = await lockctl('status', '--tcp', tcp, '--boards', '1', '--json');
+      expect(JSON.parse(status.stdout)).toMatchObject({ ok: true });
+    } finally {
+      slow.child.kill();
+    }
+  });
+
+  it('calls a door whose board lost power at the pulse unknown, not DID NOT OPEN', async () => {
+    const cut = await simulator('--boards', '1', '--tcp', '0', '--power-cut-after-pulse', '1200');
+    try {
+      const tcp = cut.where.replace('tcp://', '');
+      const open = await lockctl('open', '--tcp', tcp, '--boards', '1', '--position', '3');
+      expect(open.code).toBe(1);
+      expect(open.stdout).toMatch(/^door 3: board 0 stopped answering after the pulse/);
+      expect(open.stdout).not.toMatch(/DID NOT OPEN/);
+    } finally {
+      cut.child.kill();
+    }
+  });
+
+  it('sets and clears the delayed unlock (0x39), and reads the vendor’s version', async () => {
+    const delayed = await simulator('--boards', '1', '--tcp', '0', '--unlock-delay', '3');
+    try {
+      const tcp = delayed.where.replace('tcp://', '');
+      const late = await lockctl('open', '--tcp', tcp, '--boards', '1', '--position', '1');
+      expect(late.stdout).toMatch(/^door 1 DID NOT OPEN/);
+      const cleared = await lockctl('unlock-delay', '--tcp', tcp, '--board', '0', '--set', '0');
+      expect(cleared).toMatchObject({
+        code: 0,
+        stdout: 'board 0: delayed unlock cleared (its doors open on the pulse)\n',
+      });
+      const open = await lockctl(
+        'open',
+        '--tcp',
+        tcp,
+        '--boards',
+        '1',
+        '--position',
+        '2',
+        '--json',
+      );
+      expect(JSON.parse(open.stdout)).toMatchObject({ outcome: 'opened' });
+      for (const args of [['--set', '251'], []]) {
+        const refused = await lockctl('unlock-delay', '--tcp', tcp, '--board', '0', ...args);
+        expect(refused.code).toBe(2);
+      }
+    } finally {
+      delayed.child.kill();
+    }
+  });
+
+  it('refuses a pulse under 200 ms unless --force, and warns under 800 ms', async () => {
+    const own = await simulator('--boards', '1', '--tcp', '0');
+    try {
+      const tcp = own.where.replace('tcp://', '');
+      const zero = await lockctl('unlock-time', '--tcp', tcp, '--board', '0', '--set', '0');
+      expect(zero.code).toBe(2);
+      expect(zero.stderr).toMatch(/releases no lock .* give --force/);
+      expect((await lockctl('unlock-time', '--tcp', tcp, '--board', '0', '--json')).stdout).toMatch(
+        /"unlockTimeMs":550/,
+      );
+      const forced = await lockctl(
+        ...['unlock-time', '--tcp', tcp, '--board', '0', '--set', '100', '--force', '--json'],
+      );
+      expect(JSON.parse(forced.stdout)).toMatchObject({ ok: true, unlockTimeMs: 100 });
+      const short = await lockctl('unlock-time', '--tcp', tcp, '--board', '0', '--set', '600');
+      expect(short.code).toBe(0);
+      expect(short.stdout).toMatch(/warning: under 800 ms: .* solenoid locks/);
+      const fine = await lockctl('unlock-time', '--tcp', tcp, '--board', '0', '--set', '1000');
+      expect(fine.stdout).not.toMatch(/warning/);
+    } finally {
+      own.child.kill();
+    }
+  });
+
+  it('changes a board’s baud with 0x40 and talks to it at the new rate', async () => {
+    const own = await simulator('--boards', '1');
+    try {
+      const set = await lockctl('baud', '--port', own.where, '--board', '0', '--set', '57600');
+      expect(set).toMatchObject({ code: 0, stderr: '' });
+      expect(set.stdout).toMatch(/^board 0 now answers at 57600 baud/);
+      const old = await lockctl('scan', '--port', own.where, '--json');
+      expect(JSON.parse(old.stdout)).toMatchObject({ ok: false, boards: [] });
+      const now = await lockctl('scan', '--port', own.where, '--baud', '57600', '--json');
+      expect(JSON.parse(now.stdout)).toEqual({ ok: true, boards: [0] });
+      const probe = await lockctl('probe', '--port', own.where);
+      expect(probe.stdout).toBe('57600 baud: boards 0\n');
+    } finally {
+      own.child.kill();
+    }
   });
 });
 

@@ -58,7 +58,13 @@ const boardCount = (v: Values) =>
 export async function withBoard<T>(
   v: Values,
   use: (board: LockBoard) => Promise<T>,
-  options: { logger?: FrameLogger; needsCabinet?: boolean; cabinetIsOutput?: boolean } = {},
+  options: {
+    logger?: FrameLogger;
+    needsCabinet?: boolean;
+    cabinetIsOutput?: boolean;
+    /** The cabinet to use when no file and no --boards say (a one-board check). */
+    cabinet?: { boards: number[] };
+  } = {},
 ): Promise<T> {
   // A cabinet file is read before the port is opened: its mistakes come first.
   const file = options.cabinetIsOutput ? undefined : str(v, 'cabinet');
@@ -67,9 +73,9 @@ export async function withBoard<T>(
   const transport = transportFrom(v);
   const board = await LockBoard.connect({
     transport,
-    cabinet: known ?? CabinetSchema.parse({ boards: [0] }),
+    cabinet: known ?? CabinetSchema.parse(options.cabinet ?? { boards: [0] }),
+    // The bus timings are the shared ones (timings.ts), the kiosk's too.
     logger: options.logger,
-    replyTimeoutMs: 300,
   });
   try {
     if (options.needsCabinet !== false && !known)

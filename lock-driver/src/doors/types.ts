@@ -4,11 +4,17 @@ export type OpenOutcome =
   | 'opened'
   /** The door was already open before anything was sent (propped, or the lock jammed open): no pulse. */
   | 'already_open'
-  /** The pulse went out and the door was still seen closed when time ran out (jammed, dead lock). */
+  /**
+   * The pulse went out, the board answered through the whole window (no more than one
+   * reply in a row lost) and the door was still seen closed when time ran out (jammed,
+   * dead lock).
+   */
   | 'did_not_open'
   /**
-   * The board stayed silent: after the pulse (it may have opened; nobody knows), or
-   * before it (pulses: 0, nothing sent; a board that cannot answer cannot pulse either).
+   * The board stayed silent: after the pulse (it may have opened; nobody knows), or went
+   * silent after the pulse and came back with the door shut (a brown-out that reset the
+   * board and lost the pulse: not the lock's fault), or before it (pulses: 0, nothing
+   * sent; a board that cannot answer cannot pulse either).
    */
   | 'unknown';
 
@@ -21,6 +27,11 @@ export interface OpenResult {
   elapsedMs: number;
   /** From the unlock frame leaving to the door being seen open; null unless 'opened'. */
   seenOpenAfterMs: number | null;
+  /**
+   * The door as read just before the pulse (or instead of it, for already_open): whether
+   * it stood open and what its item sensor read. null when the board did not answer.
+   */
+  before: { closed: boolean; itemPresent: boolean } | null;
 }
 
 export type DoorReading =
