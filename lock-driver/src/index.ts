@@ -1,7 +1,11 @@
 // The public surface of lock-driver: what the kiosk and the technician CLI use.
 export { LockBoard, type CycleResult, type LockBoardOptions } from './lockBoard';
 export type {
+  BoardCheck,
+  BoardReading,
   CabinetReading,
+  DoorChange,
+  WatchDoorsOptions,
   CloseOutcome,
   DoorReading,
   OpenOutcome,
@@ -15,6 +19,7 @@ export {
   defaultLayout,
   doorMap,
   type Cabinet,
+  type BoardSettingsRecord,
   type CabinetFile,
   type LockAddress,
 } from './cabinet/schema';

@@ -2,11 +2,14 @@ import { Bus, type FrameLogger } from './bus';
 import type { Cabinet } from './cabinet/schema';
 import { openDoor } from './doors/open';
 import type {
+  BoardCheck,
   CabinetReading,
+  DoorChange,
   DoorReading,
   OpenResult,
   WatchClosedOptions,
   WatchClosedResult,
+  WatchDoorsOptions,
 } from './doors/types';
 import { watchClosed } from './doors/watchClosed';
 import { LockDriverError } from './errors';
@@ -146,15 +149,115 @@ export class LockBoard {
     if (!this.connected) throw this.disconnected();
     const frames = new Map<number, ResponseFrame | undefined>();
     for (const board of this.cabinet.boards) frames.set(board, await this.readBoard(board));
+    const doors = this.map.positions.map((p) =>
+      this.reading(p, frames.get(this.map.toAddress(p).board)),
+    );
     return {
-      doors: this.map.positions.map((p) =>
-        this.reading(p, frames.get(this.map.toAddress(p).board)),
-      ),
+      doors,
       boards: this.cabinet.boards.map((board) => ({
         board,
         reachable: frames.get(board) !== undefined,
       })),
+      suspectPolarity: this.cabinet.boards.filter((board) => {
+        const own = doors.filter((d) => d.board === board);
+        return own.length >= 2 && own.every((d) => d.known && !d.closed);
+      }),
     };
+  }
+
+  /**
+   * Watches every door until stopped (or `signal` aborts): reads the whole cabinet every
+   * `intervalMs` and reports each door whose reading changed, so a door that opens while
+   * no one asked it to (forced, a delayed unlock, propped) is seen. Read failures
+   * (disconnected) are waited out. Runs beside open() and watchClosed(): an unlock still
+   * goes ahead of its polls on the bus.
+   */
+  watchDoors(options: WatchDoorsOptions): { stop(): Promise<void> } {
+    const stopped = new AbortController();
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, stopped.signal])
+      : stopped.signal;
+    const last = new Map<number, DoorReading>();
+    const same = (a: DoorReading, b: DoorReading) =>
+      a.known === b.known &&
+      (!a.known || !b.known || (a.closed === b.closed && a.itemPresent === b.itemPresent));
+    const loop = (async () => {
+      while (!signal.aborted) {
+        const reading = await this.readDoors().catch(() => undefined);
+        if (signal.aborted) break;
+        if (reading) {
+          options.onReading?.(reading);
+          const at = new Date();
+          for (const now of reading.doors) {
+            const before = last.get(now.position);
+            last.set(now.position, now);
+            if (before && same(before, now)) continue;
+            const bothKnown = before?.known === true && now.known;
+            const change: DoorChange = {
+              position: now.position,
+              before,
+              now,
+              opened: bothKnown && before.closed && !now.closed,
+              closed: bothKnown && !before.closed && now.closed,
+              at,
+            };
+            options.onChange?.(change);
+          }
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, options.intervalMs ?? 500);
+          signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        });
+      }
+    })();
+    return {
+      stop: async () => {
+        stopped.abort();
+        await loop;
+      },
+    };
+  }
+
+  /**
+   * Each board's firmware (F5 B6) and unlock time (0x37) read back and compared with the
+   * cabinet file's `boardSettings` (what commissioning recorded): a board swapped, or reset
+   * to factory (TEST pressed ten times), differs. The delayed unlock has no query: set it
+   * with `settings.setUnlockDelay(board, recorded ?? 0)` instead of comparing it.
+   */
+  async checkBoards(): Promise<BoardCheck[]> {
+    const checks: BoardCheck[] = [];
+    for (const board of this.cabinet.boards) {
+      const recorded = this.cabinet.boardSettings?.[String(board)] ?? {};
+      try {
+        const firmware = await this.settings.firmware(board);
+        const unlockTimeMs = await this.settings.unlockTime(board);
+        const differences: string[] = [];
+        if (recorded.software !== undefined && recorded.software !== firmware.software)
+          differences.push(
+            `board ${board} runs software ${firmware.software}, commissioned with ${recorded.software}: swapped or re-flashed`,
+          );
+        if (recorded.hardware !== undefined && recorded.hardware !== firmware.hardware)
+          differences.push(
+            `board ${board} is hardware ${firmware.hardware}, commissioned as ${recorded.hardware}: swapped`,
+          );
+        if (recorded.unlockTimeMs !== undefined && recorded.unlockTimeMs !== unlockTimeMs)
+          differences.push(
+            `board ${board} pulses ${unlockTimeMs} ms, commissioned at ${recorded.unlockTimeMs} ms: reset to factory or changed`,
+          );
+        checks.push({
+          board,
+          reachable: true,
+          software: firmware.software,
+          hardware: firmware.hardware,
+          unlockTimeMs,
+          differences,
+        });
+      } catch (error) {
+        if (error instanceof LockDriverError && error.code === 'DISCONNECTED') throw error;
+        checks.push({ board, reachable: false, differences: [`board ${board} did not answer`] });
+      }
+    }
+    return checks;
   }
 
   private disconnected(): LockDriverError {
