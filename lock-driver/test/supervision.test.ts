@@ -61,17 +61,19 @@ describe('door supervision: what the driver tells the kiosk', () => {
     const changes: DoorChange[] = [];
     const watch = board.watchDoors({ intervalMs: 50, onChange: (c) => changes.push(c) });
     afterThisTest(() => watch.stop());
-    await until(async () => (changes.length >= 16 ? true : undefined));
+    await until(() => Promise.resolve(changes.length >= 16 ? true : undefined));
     expect(changes.every((c) => c.before === undefined && !c.opened)).toBe(true);
     changes.length = 0;
     cabinet.openDoor(9); // forced
-    const forced = await until(async () => changes.find((c) => c.position === 9));
+    const forced = await until(() => Promise.resolve(changes.find((c) => c.position === 9)));
     expect(forced).toMatchObject({ opened: true, now: { known: true, closed: false } });
     // A delayed unlock of 2 s: the door springs open after open() gave up on it (1.5 s).
     cabinet.setUnlockDelay(0, 2);
     const result = await board.open(5);
     expect(result).toMatchObject({ outcome: 'did_not_open', pulses: 1 });
-    const late = await until(async () => changes.find((c) => c.position === 5 && c.opened));
+    const late = await until(() =>
+      Promise.resolve(changes.find((c) => c.position === 5 && c.opened)),
+    );
     expect(late.at.getTime()).toBeGreaterThan(Date.now() - 2000);
     expect(cabinet.door(5).closed).toBe(false);
   });
