@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,8 @@ import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLockctl } from '../src/cli/run';
-import { until } from './wiredCabinet';
+import { SimulatedCabinet, servePty } from '../src/index';
+import { afterThisTest, until } from './wiredCabinet';
 
 const run = promisify(execFile);
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../bin/lockctl.mjs');
@@ -527,37 +528,83 @@ describe('lockctl usage', () => {
   });
 });
 
+type Prompt =
+  | { kind: 'pulsed'; board: number; lock: number; seen: string }
+  | { kind: 'reads open'; board: number; lock: number }
+  | { kind: 'shut all' };
+
+const PROMPTS =
+  /board (\d+) lock (\d+) pulsed \(([^)]*)\)[^:]*:|board (\d+) lock (\d+) reads open before its pulse[^:]*:|shut every door, then press Enter[^:]*:/g;
+
+/**
+ * `lockctl map` in its own process, each prompt answered as it appears, as a person
+ * standing at the cabinet would: `answer` returns the line to type (undefined: stop
+ * answering, and Ctrl-C the run).
+ */
+async function runMap(
+  args: string[],
+  answer: (prompt: Prompt) => Promise<string | undefined> | string | undefined,
+) {
+  const map = spawn(process.execPath, [BIN, 'map', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  let stdout = '';
+  const prompts: Prompt[] = [];
+  let answering = Promise.resolve();
+  map.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  map.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+    const found = [...stderr.matchAll(PROMPTS)];
+    for (const m of found.slice(prompts.length)) {
+      const prompt: Prompt = m[1]
+        ? { kind: 'pulsed', board: Number(m[1]), lock: Number(m[2]), seen: m[3]! }
+        : m[4]
+          ? { kind: 'reads open', board: Number(m[4]), lock: Number(m[5]) }
+          : { kind: 'shut all' };
+      prompts.push(prompt);
+      answering = answering.then(async () => {
+        const line = await answer(prompt);
+        if (line === undefined) map.kill('SIGINT');
+        else map.stdin.write(`${line}\n`);
+      });
+    }
+  });
+  const code = await new Promise<number | null>((resolve) =>
+    map.on('exit', (c, signal) => resolve(signal ? -1 : c)),
+  );
+  return { code, stdout, stderr, prompts };
+}
+
 describe('lockctl map (commissioning)', () => {
-  it('opens each lock, takes the number the technician reads on the door, and writes the cabinet file', async () => {
+  it('opens each lock, takes the number the technician reads on the door, checks the doors shut, and writes the cabinet file', async () => {
     // The cabinet as built: locks 1 and 2 drive each other's doors, lock 3 has no door.
     const wiredTo: Record<number, string> = { 1: '2', 2: '1', 3: '' };
     const own = await simulator('--boards', '1', '--tcp', '0', '--auto-close', '1000');
     const cabinet = path.join(mkdtempSync(path.join(tmpdir(), 'map-')), 'cabinet.json');
     try {
       const tcp = own.where.replace('tcp://', '');
-      const map = spawn(
-        process.execPath,
-        [BIN, 'map', '--tcp', tcp, '--boards', '1', '--cabinet', cabinet, '--columns', '4'],
-        {
-          stdio: ['pipe', 'pipe', 'pipe'],
+      const allShut = () =>
+        until(async () => {
+          const now = await lockctl('status', '--tcp', tcp, '--boards', '1', '--json');
+          const doors = (JSON.parse(now.stdout) as { doors: { closed: boolean }[] }).doors;
+          return doors.every((d) => d.closed) ? true : undefined;
+        });
+      const map = await runMap(
+        ['--tcp', tcp, '--boards', '1', '--cabinet', cabinet, '--columns', '4'],
+        async (prompt) => {
+          if (prompt.kind === 'shut all') {
+            // The doors map opened shut themselves after 1 s; answer once they have.
+            await allShut();
+            return '';
+          }
+          if (prompt.kind !== 'pulsed') throw new Error(`unexpected ${prompt.kind}`);
+          return wiredTo[prompt.lock] ?? String(prompt.lock);
         },
       );
-      let asked = '';
-      const prompts: string[] = [];
-      map.stderr.on('data', (c: Buffer) => {
-        asked += c.toString();
-        // Answer each prompt as it appears, as a person reading the door would.
-        for (const m of asked.matchAll(/board 0 lock (\d+) pulsed \(([^)]*)\)[^:]*:/g)) {
-          if (prompts.length >= Number(m[1])) continue;
-          prompts.push(m[2]!);
-          const lock = Number(m[1]);
-          map.stdin.write(`${wiredTo[lock] ?? String(lock)}\n`);
-        }
-      });
-      const code = await new Promise<number | null>((resolve) => map.on('exit', resolve));
-      expect(code).toBe(0);
-      expect(prompts).toHaveLength(16);
-      expect(prompts.every((p) => p === 'a door opened')).toBe(true);
+      expect(map.code, map.stderr).toBe(0);
+      const pulsed = map.prompts.filter((p) => p.kind === 'pulsed');
+      expect(pulsed).toHaveLength(16);
+      expect(pulsed.every((p) => p.seen === 'a door opened')).toBe(true);
+      expect(map.stdout).toMatch(/^every door reads shut; wrote /);
       const written = JSON.parse(readFileSync(cabinet, 'utf8'));
       expect(written.positionOverrides).toEqual({
         1: { board: 0, lock: 1 },
@@ -565,22 +612,13 @@ describe('lockctl map (commissioning)', () => {
         3: null,
       });
       expect(written.layout.columns[0]).toEqual([1, 2, 4, 5]);
-      // Once the doors map opened have shut again (1 s), lockctl and the kiosk open door 1
-      // on lock 2.
-      await until(async () => {
-        const now = await lockctl('status', '--tcp', tcp, '--cabinet', cabinet, '--json');
-        const doors = (JSON.parse(now.stdout) as { doors: { closed: boolean }[] }).doors;
-        return doors.every((d) => d.closed) ? true : undefined;
+      // Over a gateway the line's rate is the gateway's: no baud recorded.
+      expect(written.boardSettings).toEqual({
+        0: { software: 1, hardware: 1, unlockTimeMs: 550, unlockDelayS: 0 },
       });
+      // lockctl and the kiosk open door 1 on lock 2.
       const open = await lockctl(
-        'open',
-        '--tcp',
-        tcp,
-        '--cabinet',
-        cabinet,
-        '--position',
-        '1',
-        '--json',
+        ...['open', '--tcp', tcp, '--cabinet', cabinet, '--position', '1', '--json'],
       );
       expect(JSON.parse(open.stdout)).toMatchObject({ ok: true, outcome: 'opened' });
       const status = await lockctl('status', '--tcp', tcp, '--cabinet', cabinet, '--json');
@@ -593,5 +631,176 @@ describe('lockctl map (commissioning)', () => {
     } finally {
       own.child.kill();
     }
+  });
+
+  it('commissions a board with 8 doors wired and a delayed unlock: Enter skips a channel that reads open, a rerun after Ctrl-C resumes, the file records the board', async () => {
+    const board = new SimulatedCabinet({
+      boards: 1,
+      doorsWired: 8,
+      autoCloseMs: 600,
+      unlockDelayS: 3,
+    });
+    afterThisTest(() => board.stop());
+    const pty = await servePty(board, { honourDriverBaud: true });
+    afterThisTest(() => pty.close());
+    const unlocks: number[] = [];
+    board.on('unlock', (p: number) => unlocks.push(p));
+    const cabinet = path.join(mkdtempSync(path.join(tmpdir(), 'map8-')), 'cabinet.json');
+    const args = ['--port', pty.path, '--boards', '1', '--cabinet', cabinet];
+    const shut = () =>
+      until(() =>
+        Promise.resolve([...Array(8).keys()].every((i) => board.door(i + 1).closed) || undefined),
+      );
+    // First run: five doors named, then Ctrl-C.
+    const first = await runMap(args, (prompt) =>
+      prompt.kind === 'pulsed' && prompt.lock <= 5 ? String(prompt.lock) : undefined,
+    );
+    expect(first.code).toBe(-1);
+    expect(unlocks).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(existsSync(`${cabinet}.progress.json`)).toBe(true);
+    expect(existsSync(cabinet)).toBe(false);
+    // Second run: resumes at lock 6; locks 9-16 read open (no door): Enter moves on.
+    await shut();
+    const second = await runMap(args, async (prompt) => {
+      if (prompt.kind === 'reads open') return '';
+      if (prompt.kind === 'shut all') return shut().then(() => '');
+      return String(prompt.lock);
+    });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(/resuming: 5 answers kept from .*progress\.json/);
+    expect(second.prompts[0]).toMatchObject({ kind: 'pulsed', lock: 6, seen: 'a door opened' });
+    expect(
+      second.prompts.filter((p) => p.kind === 'reads open').map((p) => 'lock' in p && p.lock),
+    ).toEqual([9, 10, 11, 12, 13, 14, 15, 16]);
+    // Each lock pulsed once in all (lock 6 again: the first run stopped before its answer).
+    expect(unlocks).toEqual([1, 2, 3, 4, 5, 6, 6, 7, 8]);
+    expect(existsSync(`${cabinet}.progress.json`)).toBe(false);
+    const written = JSON.parse(readFileSync(cabinet, 'utf8'));
+    expect(written.boardSettings).toEqual({
+      0: { software: 1, hardware: 1, unlockTimeMs: 550, unlockDelayS: 0, baud: 19200 },
+    });
+    expect(board.unlockDelayS).toEqual([0]);
+    expect(Object.keys(written.positionOverrides)).toEqual([
+      '9',
+      '10',
+      '11',
+      '12',
+      '13',
+      '14',
+      '15',
+      '16',
+    ]);
+    expect(Date.parse(written.commissionedAt)).not.toBeNaN();
+  });
+
+  it('stops before pulsing anything when every lock of a board reads open (polarity), and refuses to write when a named door does not read shut', async () => {
+    const inverted = await simulator('--boards', '1', '--tcp', '0', '--inverted-hook');
+    const cabinet = path.join(mkdtempSync(path.join(tmpdir(), 'mapinv-')), 'cabinet.json');
+    try {
+      const tcp = inverted.where.replace('tcp://', '');
+      const map = await runMap(['--tcp', tcp, '--boards', '1', '--cabinet', cabinet], () => {
+        throw new Error('map asked something');
+      });
+      expect(map.code).toBe(1);
+      expect(map.stdout).toMatch(
+        /^every lock of board 0 reads open before anything was pulsed: .*hook polarity .*with --inverted-hook/,
+      );
+      expect(existsSync(cabinet)).toBe(false);
+      const status = await lockctl('status', '--tcp', tcp, '--boards', '1');
+      expect(status.code).toBe(1);
+      expect(status.stdout.trim().split('\n').at(-1)).toMatch(
+        /^every door of board 0 reads open: if they are shut, the hook polarity is the other way .*--inverted-hook/,
+      );
+      const right = await lockctl('status', '--tcp', tcp, '--boards', '1', '--inverted-hook');
+      expect(right.code).toBe(0);
+    } finally {
+      inverted.child.kill();
+    }
+    // Doors that stay open after mapping (they do not shut by themselves here).
+    const open = await simulator('--boards', '1', '--tcp', '0');
+    try {
+      const tcp = open.where.replace('tcp://', '');
+      const map = await runMap(['--tcp', tcp, '--boards', '1', '--cabinet', cabinet], (prompt) =>
+        prompt.kind === 'pulsed' ? (prompt.lock <= 2 ? String(prompt.lock) : '') : '',
+      );
+      expect(map.code).toBe(1);
+      expect(map.stdout).toMatch(
+        /^none of the 2 doors reads shut: shut them .* the hook polarity .*Nothing written\./,
+      );
+      expect(existsSync(cabinet)).toBe(false);
+      expect(existsSync(`${cabinet}.progress.json`)).toBe(true);
+    } finally {
+      open.child.kill();
+    }
+  });
+});
+
+describe('lockctl helps a technician who meets a silent bus, a cabinet file and an unplug', () => {
+  it('says which baud rate it tried and to run probe when no board answers', async () => {
+    for (const command of [
+      ['scan'],
+      ['status', '--boards', '2'],
+      ['open', '--boards', '2', '--position', '1'],
+    ]) {
+      const r = await lockctl(
+        command[0]!,
+        '--port',
+        sim.where,
+        '--baud',
+        '9600',
+        ...command.slice(1),
+      );
+      expect(r.code, command.join(' ')).toBe(1);
+      expect(r.stdout, command.join(' ')).toContain(
+        `no board answered at 9600 baud: if the boards are set to another rate, lockctl probe --port ${sim.where} finds it`,
+      );
+    }
+    const status = await lockctl('status', '--port', sim.where, '--baud', '9600');
+    expect(status.stderr).toMatch(/no board answered at 9600 baud: .*lockctl probe/);
+  });
+
+  it('refuses --boards or --inverted-hook beside --cabinet, as the README says', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'cab-')), 'cabinet.json');
+    writeFileSync(file, JSON.stringify({ boards: [0, 1] }));
+    for (const extra of [['--boards', '3'], ['--inverted-hook']]) {
+      const r = await lockctl(
+        ...['open', '--port', sim.where, '--cabinet', file, '--position', '1', ...extra],
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/the cabinet file gives the boards and the hook polarity/);
+    }
+  });
+
+  it('monitor waits for an unplugged adapter and resumes when it is back', async () => {
+    const cabinet = new SimulatedCabinet({ boards: 1 });
+    afterThisTest(() => cabinet.stop());
+    const pty = await servePty(cabinet);
+    afterThisTest(() => pty.close());
+    const monitor = spawn(
+      process.execPath,
+      [BIN, 'monitor', '--port', pty.path, '--boards', '1', '--interval', '50', '--json'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const exited = once(monitor, 'exit');
+    afterThisTest(async () => {
+      monitor.kill();
+      await exited;
+    });
+    let out = '';
+    let err = '';
+    monitor.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    monitor.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const received = () => out.split('\n').filter((l) => l.includes('"rx"')).length;
+    await until(() => Promise.resolve(received() >= 2 || undefined));
+    await pty.unplug();
+    await until(() =>
+      Promise.resolve(/waiting for the adapter or gateway to come back/.test(err) || undefined),
+    );
+    expect(monitor.exitCode).toBeNull();
+    const before = received();
+    await pty.replug();
+    await until(() => Promise.resolve(received() >= before + 2 || undefined), 20_000);
+    expect(err).toMatch(/the line is back: monitoring again/);
+    expect(monitor.exitCode).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { io } from './io';
 import { probeBaudRates } from '../probe';
 import { describeRange } from '../mapping';
 import { cycleLine, closeSentence, doorLine, openSentence } from './sentences';
-import { transportFrom, withBoard } from './connect';
+import { silentBusHint, transportFrom, withBoard } from './connect';
 import { listPorts } from './ports';
 import { RANGES, UsageError, baud, int, str, type Values } from './options';
 import type { BaudRate } from '../protocol/frame';
@@ -31,7 +31,12 @@ export const commands: Record<string, (v: Values) => Promise<Output>> = {
   ports: async () => {
     const ports = await listPorts();
     const text = ports.length
-      ? ports.map((p) => `${p.path}${p.manufacturer ? `  ${p.manufacturer}` : ''}`).join('\n')
+      ? ports
+          .map(
+            (p) =>
+              `${p.path}${p.path !== p.device ? `  (now ${p.device}; give the by-id path to lockctl and the kiosk: it stays the same when the adapter is re-plugged)` : ''}${p.manufacturer ? `  ${p.manufacturer}` : ''}`,
+          )
+          .join('\n')
       : 'no serial ports found';
     return { ok: true, json: { ports }, text };
   },
@@ -60,9 +65,7 @@ export const commands: Record<string, (v: Values) => Promise<Output>> = {
         return {
           ok: boards.length > 0,
           json: { boards },
-          text: boards.length
-            ? `boards answering: ${boards.join(', ')}`
-            : 'no board answered: check power and wiring',
+          text: boards.length ? `boards answering: ${boards.join(', ')}` : silentBusHint(v),
         };
       },
       { needsCabinet: false },
@@ -73,15 +76,25 @@ export const commands: Record<string, (v: Values) => Promise<Output>> = {
       const reading = await board.readDoors();
       const silent = reading.boards.filter((b) => !b.reachable).map((b) => b.board);
       const lines = reading.doors.map(doorLine);
-      if (silent.length)
+      if (silent.length === reading.boards.length) lines.push(silentBusHint(v));
+      else if (silent.length)
         lines.push(
           `board${silent.length > 1 ? 's' : ''} ${silent.join(', ')} did not answer: ${silent.length > 1 ? 'their' : 'its'} doors are unknown (check power, address switches and wiring)`,
+        );
+      const suspect = reading.suspectPolarity;
+      if (suspect.length)
+        lines.push(
+          `every door of board${suspect.length > 1 ? 's' : ''} ${suspect.join(', ')} reads open: if they are shut, the hook polarity is the other way (normally-closed switches): ${board.cabinet.hookBitMeansClosed ? 'read them with --inverted-hook (hookBitMeansClosed: false in the cabinet file)' : 'read them without --inverted-hook (hookBitMeansClosed: true in the cabinet file)'}`,
         );
       if (v.boards === undefined && v.cabinet === undefined)
         lines.unshift(
           `boards ${board.cabinet.boards.join(', ')} answered a broadcast (give --boards N or --cabinet FILE to check for missing ones)`,
         );
-      return { ok: silent.length === 0, json: reading, text: lines.join('\n') };
+      return {
+        ok: silent.length === 0 && suspect.length === 0,
+        json: reading,
+        text: lines.join('\n'),
+      };
     }),
 
   open: (v) =>
@@ -91,6 +104,13 @@ export const commands: Record<string, (v: Values) => Promise<Output>> = {
       const { board: boardNo } = board.map.toAddress(position);
       const opened = await board.open(position);
       const text = [openSentence(opened, boardNo)];
+      // A silent board, no pulse: if no board answers at all, it is the rate or the line.
+      if (
+        opened.outcome === 'unknown' &&
+        opened.pulses === 0 &&
+        (await board.scan(400)).length === 0
+      )
+        text.push(silentBusHint(v));
       let closed;
       if (opened.outcome === 'opened' && waitS > 0) {
         say(v, `${text[0]}; waiting up to ${waitS} s for it to be shut`);
