@@ -169,6 +169,7 @@ describe('a fresh clone in a private folder of the home directory', () => {
           known: true,
           closed: true,
           itemPresent: true,
+          mismatch: null,
         });
       } finally {
         await second.start.stop();
