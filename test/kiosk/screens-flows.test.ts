@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashTechnicianPin } from '@locker/kiosk';
+import { admin } from '@locker/server';
 import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
 import { checkControls, checkScreen } from './screenChecks';
 
@@ -95,8 +96,7 @@ describe('screen flows', () => {
   it('the service menu refuses a wrong PIN and opens the maintenance view for the right one', async () => {
     const page = await openPage(k);
     try {
-      await page.getByRole('button', { name: 'Help' }).click();
-      await page.getByRole('button', { name: 'Service menu' }).click();
+      await page.keyboard.press('Control+Alt+KeyS');
       await page.locator('[data-screen="service-pin"]').waitFor();
       await typeOnKeypad(page, '000000');
       // The PIN is never shown, only dots.
@@ -113,6 +113,77 @@ describe('screen flows', () => {
     } finally {
       await page.close();
     }
+  });
+
+  it('staff entry is invisible to customers: no button in help, a 3 s hold on the corner', async () => {
+    const page = await openPage(k, { clock: true });
+    const corner = page.getByTestId('staff-corner');
+    const hold = async (ms: number) => {
+      const box = (await corner.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.clock.fastForward(ms);
+    };
+    try {
+      // Nothing a customer can see, hear or tab to.
+      await page.getByRole('button', { name: 'Help' }).click();
+      await page.locator('[data-screen="help"]').waitFor();
+      expect(await page.getByRole('button', { name: /service/i }).count()).toBe(0);
+      expect(await corner.getAttribute('aria-hidden')).toBe('true');
+      expect(await corner.evaluate((e) => e.tabIndex)).toBe(-1);
+      expect(await corner.evaluate((e) => e.textContent)).toBe('');
+      await page.getByRole('button', { name: 'Back' }).click();
+
+      // A touch that lets go early, or slides off the corner, opens nothing.
+      await hold(2_500);
+      await page.mouse.up();
+      await page.clock.fastForward(1_000);
+      await hold(2_000);
+      await page.mouse.move(400, 400);
+      await page.clock.fastForward(2_000);
+      await page.mouse.up();
+      expect(await page.locator('[data-screen="home"]').count()).toBe(1);
+      // Held for 3 s: the PIN pad, from a customer's half-typed code too.
+      await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+      await typeOnKeypad(page, '12');
+      await hold(2_900);
+      expect(await page.locator('[data-screen="pickup"]').count()).toBe(1);
+      await page.clock.fastForward(200);
+      await page.locator('[data-screen="service-pin"]').waitFor();
+      await page.mouse.up();
+      expect(await page.locator('.keypad-display').textContent()).toBe('\u00a0');
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.locator('[data-screen="home"]').waitFor();
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a technician reaches the service menu while the locker is out of service', async () => {
+    const page = await openPage(k);
+    try {
+      await admin.setTerminalStatus(k.stack.sql, k.scene.terminal.id, 'disabled');
+      await page.locator('[data-screen="out-of-service"]').waitFor();
+      await page.getByText('switched off by the operator').waitFor();
+      // A finger on the corner, held (the real clock): the PIN pad comes after 3 s.
+      const box = (await page.getByTestId('staff-corner').boundingBox())!;
+      await page.mouse.move(box.x + 10, box.y + 10);
+      await page.mouse.down();
+      await page.locator('[data-screen="service-pin"]').waitFor();
+      await page.mouse.up();
+      await typeOnKeypad(page, PIN);
+      await ok(page).click();
+      await page.getByRole('heading', { name: 'Maintenance' }).waitFor();
+      await page.locator('.sensors').waitFor();
+      await checkScreen(page, 'maintenance-out-of-service');
+      await page.getByRole('button', { name: 'Leave the service menu' }).click();
+      // Still out of service: the calm screen again, not the tasks.
+      await page.locator('[data-screen="out-of-service"]').waitFor();
+    } finally {
+      await admin.setTerminalStatus(k.stack.sql, k.scene.terminal.id, 'online');
+      await page.close();
+    }
+    await expect.poll(async () => (await k.core.getState()).condition).toBe('ok');
   });
 });
 

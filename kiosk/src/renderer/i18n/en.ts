@@ -146,7 +146,6 @@ export const en = {
     wrong: 'Wrong PIN.',
     notSet: 'No technician PIN is set in the kiosk configuration.',
     leave: 'Leave the service menu',
-    open: 'Service menu',
   },
   maintenance: {
     title: 'Maintenance',

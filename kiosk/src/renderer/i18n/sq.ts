@@ -145,7 +145,6 @@ export const sq: Messages = {
     wrong: 'PIN i gabuar.',
     notSet: 'Në konfigurimin e stacionit nuk ka PIN tekniku.',
     leave: 'Dil nga menyja e shërbimit',
-    open: 'Menyja e shërbimit',
   },
   maintenance: {
     title: 'Mirëmbajtja',

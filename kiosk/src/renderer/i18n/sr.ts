@@ -143,7 +143,6 @@ export const sr: Messages = {
     wrong: 'Pogrešan PIN.',
     notSet: 'U podešavanjima paketomata nije zadat PIN tehničara.',
     leave: 'Izađi iz servisnog menija',
-    open: 'Servisni meni',
   },
   maintenance: {
     title: 'Održavanje',

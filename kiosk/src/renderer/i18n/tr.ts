@@ -143,7 +143,6 @@ export const tr: Messages = {
     wrong: 'Yanlış PIN.',
     notSet: 'Dolap yapılandırmasında teknisyen PIN kodu yok.',
     leave: 'Servis menüsünden çık',
-    open: 'Servis menüsü',
   },
   maintenance: {
     title: 'Bakım',

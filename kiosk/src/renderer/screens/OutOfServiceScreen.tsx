@@ -22,7 +22,6 @@ export function OutOfServiceScreen({
       name="out-of-service"
       heading={t('outOfService.title')}
       instruction={t('outOfService.safe')}
-      help={false}
       info={
         <>
           <p className="reason">{t(`outOfService.${reason}`)}</p>
