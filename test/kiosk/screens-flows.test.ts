@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashTechnicianPin } from '@locker/kiosk';
-import { admin } from '@locker/server';
+import { admin, type RunningServer } from '@locker/server';
 import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
+import { restart } from './restart';
 import { checkControls, checkScreen } from './screenChecks';
 
 const PIN = '482913';
@@ -184,6 +185,56 @@ describe('screen flows', () => {
       await page.close();
     }
     await expect.poll(async () => (await k.core.getState()).condition).toBe('ok');
+  });
+});
+
+describe('a customer typing when the service drops', () => {
+  // No heartbeat in the test's time: the customer's own OK is the first call to fail.
+  let quiet: KioskScene;
+  beforeAll(async () => {
+    quiet = await kioskScene(
+      '1:S,2:S',
+      {},
+      { heartbeatIntervalSeconds: 60, cabinetPollSeconds: 60 },
+    );
+  });
+  afterAll(() => quiet.stop());
+
+  it('is told the locker is out of service (not "try again") with OK off, and it clears itself', async () => {
+    const page = await openPage(quiet);
+    let revived: RunningServer | undefined;
+    try {
+      await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+      await typeOnKeypad(page, '12345678');
+      await quiet.stack.server.close();
+      await ok(page).click();
+      const message = page.locator('.message');
+      await message
+        .getByText('The locker cannot reach the parcel service right now.', { exact: false })
+        .waitFor();
+      expect(await message.textContent()).toBe(
+        'The locker cannot reach the parcel service right now. Your parcels are safe inside. Please come back later or call support.',
+      );
+      expect(await page.getByText('try again in a moment', { exact: false }).count()).toBe(0);
+      expect(await ok(page).isDisabled()).toBe(true);
+      expect(await shown(page)).toBe('12345678');
+      await checkScreen(page, 'pickup-out-of-service-portrait');
+      await page.setViewportSize({ width: 1920, height: 1080 });
+      await checkScreen(page, 'pickup-out-of-service-landscape');
+      // Typing on is no use meanwhile, but harmless: the code stays to be sent later.
+      await page.locator('.key-delete').click();
+      await typeOnKeypad(page, '8');
+      expect(await ok(page).isDisabled()).toBe(true);
+
+      // The service is back: the kiosk finds out by itself, the screen clears, OK is back.
+      revived = await restart(quiet.stack.url, quiet.stack.databaseUrl);
+      await message.waitFor({ state: 'detached', timeout: 30_000 });
+      expect(await ok(page).isEnabled()).toBe(true);
+      expect(await shown(page)).toBe('12345678');
+    } finally {
+      await page.close();
+      await revived?.close();
+    }
   });
 });
 

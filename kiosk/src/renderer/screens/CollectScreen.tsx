@@ -8,7 +8,7 @@ import { DoorScreen, FINAL_SECONDS } from '../parts/DoorScreen';
 import { group } from '../parts/Keypad';
 import { Screen } from '../parts/Screen';
 import { useRefusal } from '../parts/useRefusal';
-import { supportPhone, type ScreenProps } from './props';
+import type { ScreenProps } from './props';
 
 /** How a take-out ended, in one sentence with the parcels left in the locker. */
 function endText(t: ReturnType<typeof useTranslation>['t'], c: Collection): string {
@@ -43,7 +43,7 @@ export function CollectScreen({
 }: ScreenProps & { courierNo: string; back: () => void }) {
   const { t } = useTranslation();
   const [id, setId] = useState<number | null>(null);
-  const refusal = useRefusal('courier', supportPhone(state));
+  const refusal = useRefusal('courier', state);
   useEffect(() => {
     void kiosk
       .collectReturns(courierNo)

@@ -10,7 +10,7 @@ import { Screen } from '../parts/Screen';
 import { isRefusal, useRefusal } from '../parts/useRefusal';
 import { CollectScreen } from './CollectScreen';
 import { FreeDoors } from './FreeDoors';
-import { supportPhone, type ScreenProps } from './props';
+import type { ScreenProps } from './props';
 import { TRACKING_MAX, TRACKING_MIN } from './ReturnScreen';
 
 const COURIER_MIN = 4;
@@ -24,7 +24,7 @@ export function CourierScreen(props: ScreenProps) {
   const [opened, setOpened] = useState<{ door: number; stale: Stale } | null>(null);
   const [busy, setBusy] = useState(false);
   const [collecting, setCollecting] = useState(false);
-  const refusal = useRefusal('courier', supportPhone(state));
+  const refusal = useRefusal('courier', state);
 
   const verify = async () => {
     setBusy(true);
@@ -120,7 +120,12 @@ export function CourierScreen(props: ScreenProps) {
           <button type="button" className="secondary" onClick={home}>
             {t('courier.finish')}
           </button>
-          <button type="button" className="secondary" onClick={() => setCollecting(true)}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={refusal.outOfService !== null}
+            onClick={() => setCollecting(true)}
+          >
             {t('courier.collect')}
           </button>
         </>
