@@ -119,20 +119,51 @@ export async function checkText(page: Page, screen: string): Promise<void> {
   expect(problems, `${screen}: text`).toEqual([]);
 }
 
-/** The open door's number: at least 160 px, on the screen's vertical centre line. */
+/**
+ * The open door's number: at least 160 px, and on the screen's centre lines, across and
+ * down (in portrait too: not in the top quarter, far from a seated person's eyes).
+ */
 export async function checkDoorNumber(page: Page, screen: string): Promise<void> {
   const number = await page.locator('.door-number-value').evaluate((element) => {
     const box = element.getBoundingClientRect();
     return {
       size: parseFloat(getComputedStyle(element).fontSize),
-      centre: (box.left + box.right) / 2,
+      across: (box.left + box.right) / 2,
+      down: (box.top + box.bottom) / 2,
     };
   });
-  const width = page.viewportSize()!.width;
+  const { width, height } = page.viewportSize()!;
   expect(number.size, `${screen}: door number size`).toBeGreaterThanOrEqual(160);
-  expect(Math.abs(number.centre - width / 2), `${screen}: door number off centre`).toBeLessThan(
+  expect(Math.abs(number.across - width / 2), `${screen}: door number off centre`).toBeLessThan(
     width * 0.02,
   );
+  expect(
+    Math.abs(number.down - height / 2),
+    `${screen}: door number ${number.down} px down, not on the middle line`,
+  ).toBeLessThan(height * 0.05);
+}
+
+/**
+ * A final screen's Done: a large target across the whole width of its column (the whole
+ * screen in portrait), with the seconds left before the screen goes home shown on it.
+ */
+export async function checkDone(page: Page, screen: string): Promise<void> {
+  const done = await page.locator('button.done').evaluate((button) => {
+    const box = button.getBoundingClientRect();
+    const column = button.closest('.screen-actions')!.getBoundingClientRect();
+    return {
+      width: box.width,
+      height: box.height,
+      column: column.width,
+      countdown: button.querySelector('.countdown')?.textContent ?? '',
+    };
+  });
+  const viewport = page.viewportSize()!;
+  expect(done.width, `${screen}: Done across its column`).toBeGreaterThanOrEqual(done.column - 1);
+  if (viewport.height > viewport.width)
+    expect(done.width, `${screen}: Done across the screen`).toBeGreaterThan(viewport.width * 0.9);
+  expect(done.height, `${screen}: Done height`).toBeGreaterThanOrEqual(128);
+  expect(done.countdown, `${screen}: countdown on Done`).toMatch(/\d+/);
 }
 
 export async function checkScreen(page: Page, screen: string): Promise<void> {

@@ -9,6 +9,7 @@ import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixt
 import {
   LANGUAGES,
   ORIENTATIONS,
+  checkDone,
   checkDoorNumber,
   checkScreen,
   type Orientation,
@@ -89,6 +90,7 @@ describe.each(Object.keys(ORIENTATIONS) as Orientation[])('courier take-out, %s'
         await page.getByText(fill(t.courier.collectStopped, { count: 1 })).waitFor();
         await page.locator('.countdown').waitFor();
         await checkScreen(page, `${shot}-stopped`);
+        await checkDone(page, `${shot}-stopped`);
         await page.screenshot({ path: path.join(SHOTS, `${shot}-stopped.png`) });
 
         // The two taken reached the service through the queue; the third stays, shut.

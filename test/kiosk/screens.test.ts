@@ -8,6 +8,7 @@ import {
   LANGUAGES,
   ORIENTATIONS,
   checkControls,
+  checkDone,
   checkDoorNumber,
   checkScreen,
   type Orientation,
@@ -91,6 +92,7 @@ describe.each(Object.keys(ORIENTATIONS) as Orientation[])('%s screen', (orientat
         await page.locator('.door-closed_ok').waitFor();
         await page.locator('.countdown').waitFor();
         await see(page, shot('pickup-done'), 'pickup-door');
+        await checkDone(page, shot('pickup-done'));
         await page.locator('.screen-actions .primary').click();
         await screenIs(page, 'home');
 

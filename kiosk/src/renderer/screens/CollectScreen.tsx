@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Collection, Refusal } from '../../bridge/api';
 import { kiosk } from '../bridge';
 import { BackButton } from '../parts/BackButton';
-import { Countdown } from '../parts/Countdown';
+import { DoneButton } from '../parts/DoneButton';
 import { DoorScreen, FINAL_SECONDS } from '../parts/DoorScreen';
 import { group } from '../parts/Keypad';
 import { Screen } from '../parts/Screen';
@@ -90,7 +90,6 @@ export function CollectScreen({
           : t('courier.toTakeOut', { count: collection?.total ?? 0 })
       }
       message={refusal.message}
-      info={ended && <Countdown seconds={FINAL_SECONDS} onEnd={home} />}
       main={
         collection &&
         ended &&
@@ -108,13 +107,7 @@ export function CollectScreen({
         )
       }
       actions={
-        ended ? (
-          <button type="button" className="primary" onClick={home}>
-            {t('done')}
-          </button>
-        ) : (
-          <BackButton onClick={back} />
-        )
+        ended ? <DoneButton seconds={FINAL_SECONDS} onDone={home} /> : <BackButton onClick={back} />
       }
     />
   );
