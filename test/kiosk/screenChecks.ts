@@ -94,10 +94,22 @@ export async function checkControls(page: Page, screen: string): Promise<void> {
   expect(problems, `${screen}: controls`).toEqual([]);
 }
 
-/** Body text at least 28 px, headings at least 48 px; no text cut off the screen. */
+/**
+ * Body text at least 28 px, headings at least 48 px; no text cut off the screen. Text in
+ * a scrolling region may lie beyond it (it is scrolled to): then the region itself must
+ * be on screen, and reachable by keyboard (axe's scrollable-region-focusable).
+ */
 export async function checkText(page: Page, screen: string): Promise<void> {
   const problems = await page.evaluate(() => {
     const found: string[] = [];
+    const scroller = (element: Element): Element | null => {
+      for (let e = element.parentElement; e && e !== document.body; e = e.parentElement) {
+        const overflow = getComputedStyle(e).overflowY;
+        if ((overflow === 'auto' || overflow === 'scroll') && e.scrollHeight > e.clientHeight)
+          return e;
+      }
+      return null;
+    };
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const text = node.textContent?.trim();
@@ -109,7 +121,9 @@ export async function checkText(page: Page, screen: string): Promise<void> {
       const heading = element.closest('h1');
       if (size < 27.5) found.push(`"${text.slice(0, 30)}": ${size} px`);
       if (heading && size < 47.5) found.push(`heading "${text.slice(0, 30)}": ${size} px`);
-      if (box.bottom > innerHeight + 1 || box.right > innerWidth + 1)
+      const region = scroller(element)?.getBoundingClientRect();
+      const shown = region ?? box;
+      if (shown.bottom > innerHeight + 1 || shown.right > innerWidth + 1)
         found.push(`"${text.slice(0, 30)}": off screen`);
       const frame = element.closest('.screen-info')?.getBoundingClientRect();
       if (frame && box.bottom > frame.bottom + 1) found.push(`"${text.slice(0, 30)}": cut off`);

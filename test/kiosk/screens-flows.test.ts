@@ -13,7 +13,12 @@ let browser: Browser;
 let k: KioskScene;
 beforeAll(async () => {
   browser = await launchBrowser();
-  k = await kioskScene('1:S,2:S,3:M', {}, { technicianPinHash: hashTechnicianPin(PIN) });
+  // Two boards, 32 doors: more rows than the maintenance view shows at once.
+  k = await kioskScene(
+    Array.from({ length: 32 }, (_, i) => `${i + 1}:${i % 4 === 3 ? 'M' : 'S'}`).join(','),
+    {},
+    { technicianPinHash: hashTechnicianPin(PIN), lock: { kind: 'simulator', boards: 2 } },
+  );
 });
 afterAll(async () => {
   await k.stop();
@@ -30,6 +35,38 @@ async function openPage(scene: KioskScene, { clock = false } = {}): Promise<Page
 }
 
 const ok = (page: Page) => page.locator('.key-primary');
+
+/**
+ * The maintenance table is not clipped to a few rows: its region shows at least 12 whole
+ * rows, a keyboard reaches it by Tab, and End scrolls it to the last door.
+ */
+async function checkMaintenanceTable(page: Page, screen: string): Promise<void> {
+  const region = page.getByRole('region', { name: 'Door sensors' });
+  const rows = page.locator('.sensors tbody tr');
+  const wholeRows = () =>
+    page.evaluate(() => {
+      const frame = document.querySelector('.maintenance-scroll')!.getBoundingClientRect();
+      return [...document.querySelectorAll('.sensors tbody tr')]
+        .map((row) => row.getBoundingClientRect())
+        .filter((r) => r.top >= frame.top - 1 && r.bottom <= frame.bottom + 1).length;
+    });
+  await rows.nth(31).waitFor();
+  expect(await wholeRows(), `${screen}: rows shown at once`).toBeGreaterThanOrEqual(12);
+  await page.locator('body').focus();
+  for (let i = 0; i < 20 && !(await region.evaluate((e) => e === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
+  expect(await region.evaluate((e) => e === document.activeElement), `${screen}: Tab`).toBe(true);
+  await page.keyboard.press('End');
+  await expect
+    .poll(() =>
+      rows.nth(31).evaluate((row) => {
+        const frame = row.closest('.maintenance-scroll')!.getBoundingClientRect();
+        return row.getBoundingClientRect().bottom <= frame.bottom + 1;
+      }),
+    )
+    .toBe(true);
+  await page.keyboard.press('Home');
+}
 const shown = (page: Page) => page.locator('.keypad-display').getAttribute('data-value');
 
 describe('screen flows', () => {
@@ -111,6 +148,23 @@ describe('screen flows', () => {
       await page.locator('.sensors').waitFor();
       await page.getByRole('button', { name: 'Leave the service menu' }).click();
       await page.locator('[data-screen="home"]').waitFor();
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('the maintenance view shows every door, reachable by keyboard, in both orientations', async () => {
+    const page = await openPage(k);
+    try {
+      await page.keyboard.press('Control+Alt+KeyS');
+      await typeOnKeypad(page, PIN);
+      await ok(page).click();
+      await page.getByRole('heading', { name: 'Maintenance' }).waitFor();
+      await checkMaintenanceTable(page, 'maintenance-portrait');
+      await checkScreen(page, 'maintenance-portrait');
+      await page.setViewportSize({ width: 1920, height: 1080 });
+      await checkMaintenanceTable(page, 'maintenance-landscape');
+      await checkScreen(page, 'maintenance-landscape');
     } finally {
       await page.close();
     }

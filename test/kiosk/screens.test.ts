@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hashTechnicianPin } from '@locker/kiosk';
 import { REPO_ROOT } from '@locker/server';
 import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
 import {
@@ -15,13 +16,18 @@ import {
 } from './screenChecks';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results/screens');
+const PIN = '482913';
 
 let browser: Browser;
 let k: KioskScene;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser();
-  k = await kioskScene('1:S,2:S,3:S,4:S,5:M,6:M,7:L,8:XL,9:S,10:S,11:M,12:L');
+  k = await kioskScene(
+    '1:S,2:S,3:S,4:S,5:M,6:M,7:L,8:XL,9:S,10:S,11:M,12:L',
+    {},
+    { technicianPinHash: hashTechnicianPin(PIN) },
+  );
 });
 afterAll(async () => {
   await k.stop();
@@ -123,6 +129,27 @@ describe.each(Object.keys(ORIENTATIONS) as Orientation[])('%s screen', (orientat
         await page.keyboard.press('Control+Alt+KeyS');
         await screenIs(page, 'service-pin');
         await see(page, shot('service-pin'), 'service-pin');
+        await typeOnKeypad(page, PIN);
+        await ok.click();
+        await screenIs(page, 'maintenance');
+        await page.locator('.sensors tbody tr').nth(11).waitFor();
+        await see(page, shot('maintenance'), 'maintenance');
+        await page.locator('.back').click();
+        await screenIs(page, 'home');
+
+        // Out of service: one calm screen; in landscape the support contact takes the
+        // other half. It clears itself when the controller answers again.
+        k.cabinet.setResponsive(0, false);
+        await screenIs(page, 'out-of-service');
+        await page.locator('.qr').waitFor();
+        await see(page, shot('out-of-service'), 'out-of-service');
+        const qr = (await page.locator('.qr').boundingBox())!;
+        const { width } = ORIENTATIONS[orientation];
+        if (orientation === 'landscape')
+          expect(qr.x, 'QR code in the right half').toBeGreaterThan(width / 2);
+        expect(qr.width, 'QR code size').toBeGreaterThanOrEqual(300);
+        k.cabinet.setResponsive(0, true);
+        await screenIs(page, 'home');
       } finally {
         await page.close();
       }
