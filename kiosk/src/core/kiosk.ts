@@ -281,9 +281,15 @@ export class KioskCore extends EventEmitter implements KioskApi {
     return this.guarded('verifyCourier', async () => {
       const answer = await this.serve(() => this.client.verifyCourier(courierNo));
       if (!answer.ok) return refusalOf(answer);
-      return answer.value.ok && answer.value.courierName !== null
-        ? { kind: 'verified' as const, courierName: answer.value.courierName }
-        : { kind: 'unknown' as const };
+      if (!answer.value.ok || answer.value.courierName === null)
+        return { kind: 'unknown' as const };
+      // Shown at sign-in ("Parcels to take out: N"); the sign-in stands without it.
+      const waiting = await this.serve(() => this.client.courierReturns(courierNo));
+      return {
+        kind: 'verified' as const,
+        courierName: answer.value.courierName,
+        toTakeOut: waiting.ok ? waiting.value.parcels.length : null,
+      };
     });
   }
 
