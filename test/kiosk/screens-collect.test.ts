@@ -60,6 +60,14 @@ describe.each(Object.keys(ORIENTATIONS) as Orientation[])('courier take-out, %s'
         await typeOnKeypad(page, k.scene.courier.number);
         await page.locator('.key-primary').click();
         await page.locator('[data-screen="courier-ready"]').waitFor();
+        // At sign-in: the courier by first name only, and what waits to be taken out.
+        await page
+          .getByRole('heading', { name: fill(t.courier.hello, { name: 'Arben' }), exact: true })
+          .waitFor();
+        expect(await page.getByText('Krasniqi').count()).toBe(0);
+        await page.getByText(fill(t.courier.toTakeOut, { count: 3 }), { exact: true }).waitFor();
+        await checkScreen(page, `${shot}-courier-ready`);
+        await page.screenshot({ path: path.join(SHOTS, `${shot}-courier-ready.png`) });
         await page.getByRole('button', { name: t.courier.collect }).click();
 
         // Door after door: its parcel's tracking number, "n of 3", the door huge on the map.
@@ -107,6 +115,8 @@ describe.each(Object.keys(ORIENTATIONS) as Orientation[])('courier take-out, %s'
           status: 'ended',
           ended: 'stopped',
         });
+        // "Done" in words nobody misreads (Albanian: not "Gati", which also means "ready").
+        expect(t.done).not.toBe('Gati');
         await page.getByRole('button', { name: t.done }).click();
         await page.locator('[data-screen="home"]').waitFor();
       } finally {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hashTechnicianPin } from '@locker/kiosk';
+import { hashTechnicianPin, texts } from '@locker/kiosk';
 import { REPO_ROOT } from '@locker/server';
 import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
 import {
@@ -96,6 +96,8 @@ describe.each(Object.keys(ORIENTATIONS) as Orientation[])('%s screen', (orientat
         await checkDoorNumber(page, shot('pickup-door-open'));
         k.cabinet.closeDoor(door, false);
         await page.locator('.door-closed_ok').waitFor();
+        await page.getByRole('heading', { name: texts[language].final.title }).waitFor();
+        await page.getByRole('button', { name: texts[language].done }).waitFor();
         await page.locator('.countdown').waitFor();
         await see(page, shot('pickup-done'), 'pickup-door');
         await checkDone(page, shot('pickup-done'));

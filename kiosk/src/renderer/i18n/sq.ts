@@ -97,6 +97,7 @@ export const sq: Messages = {
     courier_not_verified: 'Korrieri nuk u njoh.',
   },
   final: {
+    title: 'U krye',
     countdown: 'Kthim në fillim pas {{seconds}} s',
   },
   idle: {
@@ -175,5 +176,7 @@ export const sq: Messages = {
     inUse: 'e hapur tani',
     door: 'Dera {{door}}',
   },
-  done: 'Gati',
+  // "Gati" (ready) read as "ready to start" as often as "finished": this says
+  // "I am done", as the person means it when they tap it.
+  done: 'Përfundova',
 };

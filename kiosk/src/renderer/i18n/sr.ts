@@ -96,6 +96,7 @@ export const sr: Messages = {
     courier_not_verified: 'Kurir nije prepoznat.',
   },
   final: {
+    title: 'Gotovo',
     countdown: 'Povratak na početak za {{seconds}} s',
   },
   idle: {

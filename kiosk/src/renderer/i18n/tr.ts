@@ -97,6 +97,7 @@ export const tr: Messages = {
     courier_not_verified: 'Kurye tanınmadı.',
   },
   final: {
+    title: 'Tamamlandı',
     countdown: '{{seconds}} sn sonra başa dönülecek',
   },
   idle: {

@@ -59,7 +59,7 @@ export function DoorScreen(props: {
       case 'did_not_open':
         return [t('door.didNotOpen', { door }), t('help.doorNotOpenReported', { door })];
       case 'closed_ok':
-        return [t('done'), texts.done];
+        return [t('final.title'), texts.done];
       case 'closed_amiss':
         return [t('door.closed', { door }), texts.amiss];
       case 'take_out':

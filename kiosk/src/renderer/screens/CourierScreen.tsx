@@ -15,11 +15,20 @@ import { TRACKING_MAX, TRACKING_MIN } from './ReturnScreen';
 
 const COURIER_MIN = 4;
 
+/** Bystanders read the screen too: a courier is greeted by first name only. */
+export function firstName(name: string): string {
+  return name.trim().split(/\s+/)[0] ?? '';
+}
+
 export function CourierScreen(props: ScreenProps) {
   const { state, columns, home, back } = props;
   const { t } = useTranslation();
   const [courierNo, setCourierNo] = useState('');
-  const [courier, setCourier] = useState<{ no: string; name: string } | null>(null);
+  const [courier, setCourier] = useState<{
+    no: string;
+    name: string;
+    toTakeOut: number | null;
+  } | null>(null);
   const [tracking, setTracking] = useState('');
   const [opened, setOpened] = useState<{ door: number; stale: Stale } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -33,7 +42,11 @@ export function CourierScreen(props: ScreenProps) {
       .catch((): Refusal => ({ kind: 'unavailable' }));
     setBusy(false);
     if (answer.kind === 'verified') {
-      setCourier({ no: courierNo, name: answer.courierName });
+      setCourier({
+        no: courierNo,
+        name: firstName(answer.courierName),
+        toTakeOut: answer.toTakeOut,
+      });
       refusal.clear();
     } else refusal.refuse(answer.kind === 'unknown' ? { kind: 'unknown_courier' } : answer);
   };
@@ -114,7 +127,14 @@ export function CourierScreen(props: ScreenProps) {
       heading={t('courier.hello', { name: courier.name })}
       instruction={t('courier.scan')}
       message={refusal.message}
-      info={<FreeDoors state={state} />}
+      info={
+        <>
+          {courier.toTakeOut !== null && (
+            <p className="to-take-out">{t('courier.toTakeOut', { count: courier.toTakeOut })}</p>
+          )}
+          <FreeDoors state={state} />
+        </>
+      }
       actions={
         <>
           <button type="button" className="secondary" onClick={home}>
