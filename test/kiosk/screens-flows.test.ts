@@ -1,12 +1,15 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashTechnicianPin } from '@locker/kiosk';
-import { admin, type RunningServer } from '@locker/server';
+import { hashTechnicianPin, texts } from '@locker/kiosk';
+import { REPO_ROOT, admin, type RunningServer } from '@locker/server';
 import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
 import { restart } from './restart';
-import { checkControls, checkScreen } from './screenChecks';
+import { LANGUAGES, ORIENTATIONS, checkControls, checkScreen } from './screenChecks';
 
 const PIN = '482913';
+const SHOTS = path.join(REPO_ROOT, 'test-results/screens');
 const PORTRAIT = { width: 1080, height: 1920 };
 
 let browser: Browser;
@@ -267,14 +270,28 @@ describe('a customer typing when the service drops', () => {
         .getByText('The locker cannot reach the parcel service right now.', { exact: false })
         .waitFor();
       expect(await message.textContent()).toBe(
-        'The locker cannot reach the parcel service right now. Your parcels are safe inside. Please come back later or call support.',
+        'This locker is out of service. The locker cannot reach the parcel service right now. Your parcels are safe inside. Please come back later or call support.',
       );
       expect(await page.getByText('try again in a moment', { exact: false }).count()).toBe(0);
       expect(await ok(page).isDisabled()).toBe(true);
       expect(await shown(page)).toBe('12345678');
-      await checkScreen(page, 'pickup-out-of-service-portrait');
-      await page.setViewportSize({ width: 1920, height: 1080 });
-      await checkScreen(page, 'pickup-out-of-service-landscape');
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SHOTS, 'portrait-en-pickup-out-of-service.png') });
+      // The same truth in every language, within the screen in both orientations.
+      for (const [orientation, viewport] of Object.entries(ORIENTATIONS)) {
+        await page.setViewportSize(viewport);
+        for (const language of LANGUAGES) {
+          const t = texts[language];
+          await page.locator(`.languages button[lang="${language}"]`).click();
+          await expect
+            .poll(() => message.textContent())
+            .toBe(
+              `${t.outOfService.title}. ${t.outOfService.service_unreachable} ${t.outOfService.safe}`,
+            );
+          await checkScreen(page, `pickup-out-of-service-${orientation}-${language}`);
+        }
+      }
+      await page.locator('.languages button[lang="en"]').click();
       // Typing on is no use meanwhile, but harmless: the code stays to be sent later.
       await page.locator('.key-delete').click();
       await typeOnKeypad(page, '8');

@@ -43,7 +43,7 @@ export function useRefusal(task: Task, state: KioskState) {
   let message: ScreenMessage | null = null;
   if (cause) {
     message = {
-      text: `${t(`outOfService.${cause}`)} ${t('outOfService.safe')}`,
+      text: `${t('outOfService.title')}. ${t(`outOfService.${cause}`)} ${t('outOfService.safe')}`,
       tone: 'warning',
     };
   } else if (refusal) {
