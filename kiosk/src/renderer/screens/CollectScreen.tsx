@@ -90,7 +90,8 @@ export function CollectScreen({
           : t('courier.toTakeOut', { count: collection?.total ?? 0 })
       }
       message={refusal.message}
-      main={
+      // Reading matter, above Done: what was taken and what stays.
+      info={
         collection &&
         ended &&
         collection.total > 0 && (
