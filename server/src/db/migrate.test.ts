@@ -68,7 +68,8 @@ describe('migrate', () => {
       await sql`
         insert into events (organization_id, seq, type, body)
         values (${org!.id}, ${seq}, 'shipment.ready_for_pickup', ${`old ${seq}`})`;
-    expect(await migrate(sql)).toEqual(['009_event_order_without_hot_row.sql']);
+    // Later migrations follow it; this one is the test's.
+    expect((await migrate(sql))[0]).toBe('009_event_order_without_hot_row.sql');
     await sql`
       insert into events (organization_id, type, body)
       values (${org!.id}, 'shipment.collected', 'new')`;

@@ -24,6 +24,7 @@ import { recordShipmentEvent } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf, type TerminalStation } from './auth';
 import { smallestFreeDoorQuery } from './doorAssignment';
+import { offlineVerifier } from './offline';
 
 /** Unknown and deactivated couriers get the same plain `ok: false`, with no reason. */
 export function courierVerify({ sql }: Services): Middleware {
@@ -59,6 +60,30 @@ export type DepositOutcome =
   | { kind: 'courier_not_verified' }
   | { kind: 'not_found' }
   | { kind: 'cabinet_full'; size: Size };
+
+/** A fresh pickup code with its stored forms: the HMAC and the offline verifier. */
+export interface DrawnCode {
+  code: string;
+  hash: Buffer;
+  verifier: string;
+}
+
+/**
+ * Draws a code and makes its stored forms. The offline verifier is a deliberately slow
+ * scrypt (shared/src/verifier.ts), computed on libuv's thread pool: a deposit draws its
+ * first code before its transaction, so the station's lock is never held for it.
+ */
+export async function drawCode(
+  services: Pick<Services, 'config'>,
+  stationId: string,
+): Promise<DrawnCode> {
+  const code = newPickupCode();
+  return {
+    code,
+    hash: pickupCodeHash(services.config.pickupCodeSecret, code),
+    verifier: await offlineVerifier(services, stationId, code),
+  };
+}
 
 /**
  * Takes the station's lock (the lock order: station first, doorAssignment.ts) and reads
@@ -106,7 +131,7 @@ async function assignDoor(
   station: TerminalStation,
   parcel: Claimed,
   courierId: string | null,
-  code: { hash: Buffer; sms: QueuedSms },
+  code: DrawnCode & { sms: QueuedSms },
   at: Date,
 ): Promise<Assignment> {
   // What queueSms writes, here to save its round trips.
@@ -127,7 +152,8 @@ async function assignDoor(
     deposited as (
       update shipments sh
          set status = 'ready_for_pickup', status_at = ${at}, slot_no = (select position from door),
-             pickup_code_hash = ${code.hash}, deposited_at = ${at}, deposited_by = ${courierId},
+             pickup_code_hash = ${code.hash}, offline_verifier = ${code.verifier},
+             deposited_at = ${at}, deposited_by = ${courierId},
              updated_at = now()
         from stations s
        where sh.id = ${parcel.id} and sh.status = 'booked' and s.id = sh.destination_station_id
@@ -159,6 +185,8 @@ async function depositParcel(
   trackingNumber: string,
   at: Date,
   reporter?: Reporter,
+  /** A code drawn before the transaction (its verifier is slow to make): used first. */
+  drawn?: DrawnCode,
 ): Promise<DepositOutcome> {
   const claimed = await claim(
     tx,
@@ -170,16 +198,23 @@ async function depositParcel(
   if ('number' in courier && !courierId) return { kind: 'courier_not_verified' };
   if (!claimed.id) return { kind: 'not_found' };
   const parcel: Claimed = { ...claimed, id: claimed.id };
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     // A code no parcel awaiting collection here has: drawn again on the rare clash.
-    const code = newPickupCode();
-    const hash = pickupCodeHash(services.config.pickupCodeSecret, code);
+    const { code, hash, verifier } =
+      (attempt === 0 ? drawn : undefined) ?? (await drawCode(services, station.id));
     const sms = pickupCodeMessage(
       { ...parcel, station_name: station.name },
       code,
       station.freeStorageHours,
     );
-    const assigned = await assignDoor(tx, station, parcel, courierId, { hash, sms }, at);
+    const assigned = await assignDoor(
+      tx,
+      station,
+      parcel,
+      courierId,
+      { code, hash, verifier, sms },
+      at,
+    );
     // Another deposit of the same parcel may have won while this one waited for the lock.
     if (!assigned.view && !assigned.still_booked) return { kind: 'not_found' };
     if (assigned.door === null) return { kind: 'cabinet_full', size: parcel.parcel_size };
@@ -236,6 +271,7 @@ export function deposit(services: Services): Middleware {
     const request = validate(DepositRequestSchema, await readJson(ctx));
     const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
+    const drawn = await drawCode(services, station.id);
     const outcome = await transaction(services.sql, (tx) =>
       depositParcel(
         tx,
@@ -245,6 +281,7 @@ export function deposit(services: Services): Middleware {
         request.trackingNumber,
         at,
         { log: ctx.state.log, terminalId: ctx.state.terminal.id },
+        drawn,
       ),
     );
     switch (outcome.kind) {

@@ -4,6 +4,7 @@ import { authenticateTerminal } from './auth';
 import { cabinet } from './cabinet';
 import { courierVerify, deposit } from './deposit';
 import { heartbeat } from './heartbeat';
+import { offlinePickups } from './offline';
 import { doorConfirm, pickup } from './pickup';
 import { depositUndo } from './depositUndo';
 import { doorFault } from './doorFault';
@@ -39,6 +40,8 @@ export function terminalRouter(services: Services): Router {
   router.post('/deposit/undo', online, depositUndo(services));
   router.post('/courier/returns', online, courierLimit, courierReturns(services));
   router.post('/courier/returns/collected', online, returnCollected(services));
+  // A locker that works on its own through an outage ("Offline operation").
+  router.get('/offline/pickups', online, offlinePickups(sql));
   router.post(
     '/heartbeat',
     authenticateTerminal(sql, authCache, { allowOffline: true }),
