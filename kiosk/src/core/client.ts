@@ -12,6 +12,7 @@ import {
   ReturnConfirmRequestSchema,
   ReturnRequestSchema,
   type CabinetResponse,
+  type OfflinePickupsResponse,
 } from '@locker/shared';
 import ky, { type KyInstance } from 'ky';
 import { randomUUID } from 'node:crypto';
@@ -135,10 +136,9 @@ export class TerminalClient {
         log.error({ status: response.status, ms, error: parsed.error.message }, 'unusable answer');
         return fail(response.status, 'bad_answer', parsed.error.message);
       }
-      log[path === 'heartbeat' || path === 'cabinet' ? 'debug' : 'info'](
-        { status: response.status, ms },
-        'answered',
-      );
+      log[
+        path === 'heartbeat' || path === 'cabinet' || path.startsWith('offline/') ? 'debug' : 'info'
+      ]({ status: response.status, ms }, 'answered');
       return { ok: true, value: parsed.data, correlationId, response };
     }
     const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
@@ -191,6 +191,30 @@ export class TerminalClient {
       };
     }
     return { ok: true, value: this.cabinetCache, correlationId: answer.correlationId };
+  }
+
+  /**
+   * Extension: the station's offline pickup verifiers, sent with the ETag of the set the
+   * kiosk holds; `value` is null when it is unchanged (304).
+   */
+  async offlinePickups(
+    etag: string | null,
+  ): Promise<Answer<{ set: OfflinePickupsResponse; etag: string | null } | null>> {
+    const answer = await this.call(
+      Answers.offlinePickups,
+      'get',
+      'offline/pickups',
+      undefined,
+      etag ? { 'if-none-match': etag } : {},
+    );
+    if (!answer.ok) return answer;
+    const { correlationId, response } = answer;
+    if (response?.status === 304) return { ok: true, value: null, correlationId };
+    return {
+      ok: true,
+      value: { set: answer.value, etag: response?.headers.get('etag') ?? null },
+      correlationId,
+    };
   }
 
   pickup(code: string) {

@@ -7,6 +7,7 @@ import { openKioskDatabase, type KioskDatabase } from './database';
 import { DoorFlows } from './doorFlows';
 import { KioskFacade, type FacadeParts } from './kioskFacade';
 import { KioskStateStore } from './kioskState';
+import { OfflinePickups } from './offlinePickup';
 import { connectCabinet, type CabinetHardware } from './lock';
 import { createKioskLog, type KioskLog, type KioskLogOptions } from './log';
 import { readController } from './sensors';
@@ -42,6 +43,10 @@ function assemble(
   const queue: ReportQueue = new ReportQueue(db, link.client, {
     changed: () => store.update({ pendingReports: queue.pending(), stuckReports: queue.stuck() }),
     stuck: (c) => log.warn({ alert: 'report_stuck', ...c }, 'report undeliverable, kept aside'),
+    notFound: (r) => {
+      if (r.kind === 'door' && typeof r.body.shipmentId === 'string')
+        offline.confirmNotFound(r.body.shipmentId);
+    },
   });
   const readSensors = () => readController(hardware.board, store, log);
   const sessions = new SessionTracker(log, (session) => store.update({ session }));
@@ -58,6 +63,25 @@ function assemble(
     },
     controllerDown: () => void readSensors(),
   });
+  const offline = new OfflinePickups({
+    db,
+    client: link.client,
+    log,
+    openDoor: (door, shipmentId) => flows.pickup(door, shipmentId),
+    currentSessionId: () => sessions.current('pickup')?.id ?? null,
+    onState: (listener) => {
+      store.on('state', listener);
+      return () => store.off('state', listener);
+    },
+  });
+  // Working on its own: the service unreachable, and a set of verifiers received.
+  store.on('state', (state) => {
+    const onItsOwn =
+      state.condition === 'service_unreachable' && offline.ready
+        ? { pickup: true, deposit: false }
+        : null;
+    if (JSON.stringify(onItsOwn) !== JSON.stringify(state.onItsOwn)) store.update({ onItsOwn });
+  });
   const collection = new CollectFlow(flows, (c) => store.update({ collection: c }));
   const technician = new TechnicianGate(config.technicianPinHash);
   return {
@@ -71,6 +95,7 @@ function assemble(
     readSensors,
     log,
     configCache,
+    offline,
   };
 }
 
@@ -100,6 +125,11 @@ export class KioskCore extends KioskFacade {
 
   get queue(): ReportQueue {
     return this.parts.queue;
+  }
+
+  /** Pickups while the service cannot be reached: the verifiers kept, the handouts. */
+  get offline(): OfflinePickups {
+    return this.parts.offline;
   }
 
   /**
@@ -137,6 +167,13 @@ export class KioskCore extends KioskFacade {
       () => 2000,
       async () => {
         if (link.open) await queue.replay();
+      },
+    );
+    // The offline pickup set, after the queue (its confirms go first), by ETag.
+    core.loop(
+      () => config.cabinetPollSeconds * 1000,
+      async () => {
+        if (link.open) await parts.offline.sync();
       },
     );
     void link.heartbeat();

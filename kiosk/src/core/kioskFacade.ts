@@ -20,6 +20,7 @@ import type { ReportQueue } from './reportQueue';
 import type { DoorFlows } from './doorFlows';
 import type { KioskStateStore } from './kioskState';
 import type { KioskLog } from './log';
+import type { OfflinePickups } from './offlinePickup';
 import { refusalOf } from './refusal';
 import type { ServiceLink } from './serviceLink';
 import type { SessionTracker } from './sessions';
@@ -37,6 +38,15 @@ export interface FacadeParts {
   /** Every door's sensors now; also refreshes the controller's condition. */
   readSensors(): Promise<SensorReading>;
   log: KioskLog;
+  /** Pickups while the service cannot be reached (offlinePickup.ts). */
+  offline: OfflinePickups;
+}
+
+/** No answer from the service at all (network, timeout, a gateway's 502/503/504). */
+function unreachable(failure: { status: number; code: string | null }): boolean {
+  return (
+    (failure.status === 0 && failure.code === 'network') || [502, 503, 504].includes(failure.status)
+  );
 }
 
 /**
@@ -71,11 +81,25 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     return Promise.resolve(this.parts.store.state);
   }
 
+  /**
+   * Online, the service checks the code. Unreachable (already, or on this very call), and
+   * with the station's verifiers kept, the kiosk checks it on its own (offlinePickup.ts):
+   * same limit, same refusal, same door session. Back online, what the queue holds goes
+   * first, and a parcel this kiosk handed out on its own is never offered again.
+   */
   pickup(code: string): Promise<PickupResult> {
-    const { link, flows } = this.parts;
+    const { link, flows, offline, store, queue } = this.parts;
     return this.guarded('pickup', async () => {
+      if (!store.serviceReachable && !store.refused && offline.ready) return offline.pickup(code);
+      if (queue.pending() > 0) await queue.replay();
+      offline.countOnline();
       const answer = await link.serve(() => link.client.pickup(code));
-      if (!answer.ok) return refusalOf(answer);
+      if (!answer.ok) {
+        if (unreachable(answer) && !store.refused && offline.ready)
+          return offline.pickup(code, true);
+        return refusalOf(answer);
+      }
+      if (offline.handedOut(answer.value.shipmentId)) return { kind: 'invalid_code' as const };
       return flows.pickup(answer.value.door, answer.value.shipmentId);
     });
   }

@@ -71,4 +71,33 @@ export const MIGRATIONS: readonly string[] = [
      body text not null,
      received_at text not null
    ) strict;`,
+  // 5: the locker on its own through an outage (offlinePickup.ts). The station's pickup
+  // verifiers as the service last sent them (never a code), the ETag of that set, the
+  // times of recent pickup attempts (the spec's sliding window, kept across restarts), and
+  // the parcels this kiosk handed out on its own: never offered again, and their story
+  // kept whatever the service answers.
+  `create table offline_pickups (
+     shipment_id text primary key,
+     door integer not null,
+     collect_until text not null,
+     verifier text not null
+   ) strict;
+   create table offline_sets (
+     name text primary key,
+     etag text,
+     version text not null,
+     received_at integer not null
+   ) strict;
+   create table pickup_attempts (
+     id integer primary key,
+     at integer not null
+   ) strict;
+   create table offline_handouts (
+     shipment_id text primary key,
+     door integer not null,
+     state text not null check (state in ('opened', 'collected', 'left', 'service_404')),
+     opened_at text not null,
+     closed_at text,
+     note text
+   ) strict;`,
 ];

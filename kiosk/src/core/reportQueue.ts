@@ -17,6 +17,8 @@ export interface QueueEvents {
   /** A report could not be delivered in 7 days: kept aside, operations must hear of it. */
   stuck(report: { kind: ReportKind; body: object; reason: string }): void;
   changed(): void;
+  /** The service answered a report 404 (done before, or handled otherwise meanwhile). */
+  notFound?(report: { kind: ReportKind; body: Record<string, unknown> }): void;
 }
 
 /**
@@ -122,6 +124,11 @@ export class ReportQueue {
       row.kind,
       JSON.parse(row.body) as ReportBody<ReportKind>,
     );
+    if (!answer.ok && answer.status === 404)
+      this.events.notFound?.({
+        kind: row.kind,
+        body: JSON.parse(row.body) as Record<string, unknown>,
+      });
     if (answer.ok || answer.status === 404) return 'done';
     if (answer.status === 400 || answer.code === 'bad_request') {
       // The service refuses it for good (occurred_at out of range): retrying cannot help.

@@ -3,6 +3,7 @@ import {
   CourierReturnsResponseSchema,
   CourierVerifyResponseSchema,
   DepositResponseSchema,
+  OfflinePickupsResponseSchema,
   OkResponseSchema,
   PickupResponseSchema,
   ReturnResponseSchema,
@@ -43,4 +44,5 @@ export const Answers = {
   deposit: tolerant(DepositResponseSchema),
   return: tolerant(ReturnResponseSchema),
   courierReturns: tolerant(CourierReturnsResponseSchema),
+  offlinePickups: tolerant(OfflinePickupsResponseSchema),
 };

@@ -1,0 +1,163 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '@locker/server';
+import { admin, client, waitFor } from '@locker/server/testing';
+import { KioskCore, loadKioskConfig } from '@locker/kiosk';
+import { kioskScene, type KioskScene } from './fixture';
+import { queuedReports, restart } from './restart';
+
+// The locker working on its own through an outage (issue 25): the real server stopped
+// and started again, the kiosk core, the simulated cabinet.
+
+/** A merchant's webhook receiver: every event body it was sent. */
+async function webhookReceiver(): Promise<{ url: string; events: any[]; server: Server }> {
+  const events: any[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      events.push(JSON.parse(body));
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, events, server };
+}
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
+});
+
+/** The kiosk holds the verifiers of `n` parcels. */
+const holding = (core: KioskCore, n: number) =>
+  waitFor(() => (core.offline.held() === n ? true : undefined), 15_000);
+
+describe('a locker on its own', () => {
+  it('hands out a parcel by its code while the service is down, refuses the rest, and reports it on return', async () => {
+    const k: KioskScene = await kioskScene('1:S,2:S,3:M');
+    let core = k.core;
+    const hook = await webhookReceiver();
+    cleanup.push(
+      () => new Promise((r) => hook.server.close(r)),
+      () => k.host.close(),
+      () => core.stop(),
+    );
+    await k.stack.sql`
+      insert into webhook_endpoints (organization_id, url, secret)
+      values (${k.scene.org.id}, ${hook.url}, 'whsec_dGVzdA==')`;
+    const a = await k.scene.deposit();
+    const b = await k.scene.deposit();
+    await holding(core, 2);
+
+    await k.stack.server.close();
+    // The first call finds the service gone: the kiosk checks the code itself.
+    expect(await core.pickup('00000000')).toEqual({ kind: 'invalid_code' });
+    expect((await core.getState()).onItsOwn).toEqual({ pickup: true, deposit: false });
+    const before = Date.now();
+    expect(await core.pickup(a.code)).toEqual({ kind: 'door_open', door: a.door });
+    k.cabinet.closeDoor(a.door, false);
+    const [queued] = await waitFor(() => {
+      const q = queuedReports(core.config.dataDir);
+      return q.length === 1 ? q : undefined;
+    });
+    expect(queued!.body).toEqual({
+      shipmentId: a.shipment.id,
+      collected: true,
+      occurred_at: queued!.occurred_at,
+    });
+    expect(Date.parse(queued!.occurred_at)).toBeGreaterThanOrEqual(before);
+    // Collected here: never offered again, with the one refusal of every wrong code.
+    expect(await core.pickup(a.code)).toEqual({ kind: 'invalid_code' });
+    // Attempts 4 to 10 of this minute: wrong codes, refused as wrong.
+    for (let i = 4; i <= 10; i++)
+      expect(await core.pickup(String(10_000_000 + i))).toEqual({ kind: 'invalid_code' });
+    // The 11th is refused by the limit, even with a valid code; and still after a restart.
+    const limited = await core.pickup(b.code);
+    expect(limited).toMatchObject({ kind: 'rate_limited' });
+    expect((limited as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(0);
+    expect((limited as { retryAfterSeconds: number }).retryAfterSeconds).toBeLessThanOrEqual(60);
+    await k.host.close();
+    await core.stop();
+    core = await KioskCore.start(loadKioskConfig(k.configFile), { stdout: false });
+    expect(await core.pickup(b.code)).toMatchObject({ kind: 'rate_limited' });
+
+    // The service is back: the queued confirm goes, with the time the door shut.
+    const revived = await restart(k.stack.url, k.stack.databaseUrl);
+    cleanup.push(() => revived.close());
+    await waitFor(async () => ((await core.getState()).pendingReports === 0 ? true : undefined));
+    const tracking = (
+      await client(revived.url, k.scene.org.apiKey).get(
+        `/api/v1/track/${a.shipment.tracking_number}`,
+      )
+    ).body;
+    expect(tracking.status).toBe('collected');
+    expect(tracking.events.at(-1)).toEqual({
+      status: 'collected',
+      occurred_at: queued!.occurred_at,
+      station_code: k.scene.station.code,
+    });
+    // And the merchant's webhook follows.
+    const collected = await waitFor(
+      () =>
+        hook.events.find(
+          (e) => e.type === 'shipment.collected' && e.data.shipment.id === a.shipment.id,
+        ) as { data: { shipment: Record<string, unknown> } } | undefined,
+      20_000,
+    );
+    expect(collected.data.shipment.status).toBe('collected');
+    expect((await core.getState()).onItsOwn).toBeNull();
+    const [alerts] = await revived.sql<{ n: number }[]>`
+      select count(*)::int as n from alerts where kind = 'offline_pickup_conflict'`;
+    expect(alerts!.n).toBe(0);
+  });
+
+  it('alerts operations with both stories when the service handled the parcel otherwise meanwhile', async () => {
+    const k = await kioskScene('1:S,2:S');
+    cleanup.push(
+      () => k.host.close(),
+      () => k.core.stop(),
+    );
+    const a = await k.scene.deposit();
+    await holding(k.core, 1);
+    await k.stack.server.close();
+
+    expect(await k.core.pickup(a.code)).toEqual({ kind: 'door_open', door: a.door });
+    k.cabinet.closeDoor(a.door, false);
+    await waitFor(() => (queuedReports(k.core.config.dataDir).length === 1 ? true : undefined));
+
+    // Meanwhile, through another instance and another terminal of the station, the door
+    // is reported jammed just after the deposit: the service undoes the deposit.
+    const other: RunningServer = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      databaseUrl: k.stack.databaseUrl,
+      logLevel: 'silent',
+      smsTransport: 'file:/dev/null',
+    });
+    const second = await admin.createTerminal(other.sql, k.scene.station.code);
+    const fault = await client(other.url, second.token).post('/terminal/v1/door/fault', {
+      position: a.door,
+    });
+    expect(fault.status).toBe(200);
+    await other.close();
+
+    const revived = await restart(k.stack.url, k.stack.databaseUrl);
+    cleanup.push(() => revived.close());
+    await waitFor(async () => ((await k.core.getState()).pendingReports === 0 ? true : undefined));
+    // The service's story stands (the deposit undone), the kiosk's is told beside it.
+    const [shipment] = await revived.sql`select status from shipments where id = ${a.shipment.id}`;
+    expect(shipment?.status).toBe('booked');
+    const alerts = await revived.sql<{ message: string }[]>`
+      select message from alerts where kind = 'offline_pickup_conflict'
+         and station_id = ${k.scene.station.id}`;
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.message).toContain(a.shipment.tracking_number);
+    expect(alerts[0]!.message).toContain('the kiosk reports it collected at');
+    expect(alerts[0]!.message).toContain('the service has it booked');
+    // The kiosk keeps its own story, and leaves the parcel to the service's word now.
+    expect(k.core.offline.handout(a.shipment.id)).toMatchObject({ state: 'service_404' });
+    expect(k.core.offline.handedOut(a.shipment.id)).toBe(false);
+  });
+});
