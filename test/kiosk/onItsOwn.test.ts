@@ -1,10 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '@locker/server';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, startServer, type RunningServer } from '@locker/server';
 import { admin, client, waitFor } from '@locker/server/testing';
 import { KioskCore, loadKioskConfig } from '@locker/kiosk';
-import { kioskScene, type KioskScene } from './fixture';
+import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
+import { LANGUAGES, checkScreen } from './screenChecks';
 import { queuedReports, restart } from './restart';
 
 // The locker working on its own through an outage (issue 25): the real server stopped
@@ -25,6 +28,13 @@ async function webhookReceiver(): Promise<{ url: string; events: any[]; server: 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, events, server };
 }
 
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser.close());
+
+const SHOTS = path.join(REPO_ROOT, 'test-results/screens');
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
@@ -159,5 +169,45 @@ describe('a locker on its own', () => {
     // The kiosk keeps its own story, and leaves the parcel to the service's word now.
     expect(k.core.offline.handout(a.shipment.id)).toMatchObject({ state: 'service_404' });
     expect(k.core.offline.handedOut(a.shipment.id)).toBe(false);
+  });
+});
+
+describe('the screen of a locker on its own', () => {
+  it('tells customer and courier plainly, in four languages, and the code still opens the door', async () => {
+    const k = await kioskScene('1:S,2:S');
+    const page = await browser.newPage({ viewport: { width: 1080, height: 1920 } });
+    cleanup.push(
+      () => k.host.close(),
+      () => k.core.stop(),
+      () => page.close(),
+    );
+    const a = await k.scene.deposit();
+    await holding(k.core, 1);
+    await k.stack.server.close();
+    // The kiosk notices at its next call (the heartbeat comes every second here).
+    await waitFor(async () => ((await k.core.getState()).onItsOwn ? true : undefined));
+    const said = {
+      sq: 'Po punon më vete',
+      sr: 'Radi samostalno',
+      tr: 'Kendi başına çalışıyor',
+      en: 'Working on its own',
+    };
+    for (const lang of LANGUAGES) {
+      await page.goto(`${k.host.url}?lang=${lang}`);
+      await page.getByTestId('on-its-own').getByText(said[lang]).waitFor();
+      // No out-of-service screen: what works alone is on, what cannot is off.
+      expect(await page.locator('[data-screen="out-of-service"]').count()).toBe(0);
+      const buttons = page.locator('.home-actions button');
+      expect(await buttons.nth(0).isEnabled()).toBe(true);
+      expect(await buttons.nth(1).isDisabled()).toBe(true);
+      expect(await buttons.nth(2).isDisabled()).toBe(true);
+      await checkScreen(page, `home on its own (${lang})`);
+      await page.screenshot({ path: path.join(SHOTS, `portrait-${lang}-home-on-its-own.png`) });
+    }
+    await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+    await page.getByText('The locker is working on its own: your code works as usual.').waitFor();
+    await typeOnKeypad(page, a.code);
+    await page.getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('heading', { name: `Door ${a.door} is open` }).waitFor();
   });
 });

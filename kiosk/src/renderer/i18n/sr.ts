@@ -137,6 +137,17 @@ export const sr: Messages = {
     controller_unreachable: 'Vrata trenutno ne mogu da se otvore.',
   },
   offline: 'Problemi sa vezom: neke usluge možda nisu dostupne.',
+  // The locker working on its own through an outage (issue 25).
+  onItsOwn: {
+    title: 'Radi samostalno',
+    home: 'Paketomat trenutno ne može da se poveže sa servisom, pa radi samostalno. Preuzimanje paketa vašim kodom radi kao i obično.',
+    homeCourier:
+      'Kuriri mogu da ostavljaju pakete kao i obično; primaoci dobijaju kod čim servis ponovo proradi.',
+    notNow: 'Vraćanje paketa biće ponovo moguće čim servis proradi.',
+    pickup: 'Paketomat radi samostalno: vaš kod radi kao i obično.',
+    courier:
+      'Paketomat radi samostalno: vaše dostave se beleže i šalju servisu čim ponovo proradi.',
+  },
   support: 'Podrška: {{phone}}',
   service: {
     title: 'Servisni meni',
