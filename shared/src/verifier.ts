@@ -35,6 +35,17 @@ export function stationVerifierSalt(pickupCodeSecret: string, stationId: string)
     .subarray(0, 16);
 }
 
+/**
+ * The salt of courier-number verifiers: one for the whole network (a courier deposits at
+ * many stations, and the service can make a courier's verifier once, not once a station).
+ */
+export function courierVerifierSalt(pickupCodeSecret: string): Buffer {
+  return createHmac('sha256', pickupCodeSecret)
+    .update('offline-courier-salt', 'utf8')
+    .digest()
+    .subarray(0, 16);
+}
+
 function options(cost: ScryptCost): ScryptOptions {
   const N = 2 ** cost.ln;
   return { N, r: cost.r, p: cost.p, maxmem: 256 * N * cost.r * cost.p + 1024 * 1024 };

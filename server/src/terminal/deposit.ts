@@ -23,7 +23,7 @@ import { insertMessages } from '../outbox/outbox';
 import { recordShipmentEvent } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf, type TerminalStation } from './auth';
-import { smallestFreeDoorQuery } from './doorAssignment';
+import { namedDoorQuery, smallestFreeDoorQuery } from './doorAssignment';
 import { offlineVerifier } from './offline';
 
 /** Unknown and deactivated couriers get the same plain `ok: false`, with no reason. */
@@ -59,7 +59,9 @@ export type DepositOutcome =
   | { kind: 'deposited'; door: number; trackingNumber: string; cabinetVersion: string | null }
   | { kind: 'courier_not_verified' }
   | { kind: 'not_found' }
-  | { kind: 'cabinet_full'; size: Size };
+  | { kind: 'cabinet_full'; size: Size }
+  /** Offline deposits only: the door the kiosk chose holds something, per the service. */
+  | { kind: 'door_taken' };
 
 /** A fresh pickup code with its stored forms: the HMAC and the offline verifier. */
 export interface DrawnCode {
@@ -133,6 +135,8 @@ async function assignDoor(
   courierId: string | null,
   code: DrawnCode & { sms: QueuedSms },
   at: Date,
+  /** The door a kiosk chose on its own (offline): that one, if free; else the rule's. */
+  position?: number,
 ): Promise<Assignment> {
   // What queueSms writes, here to save its round trips.
   const aside = parcel.sandbox ? SANDBOX_SMS : null;
@@ -144,7 +148,11 @@ async function assignDoor(
          from deposited`,
   );
   const [row] = await tx<(ShipmentView & Omit<Assignment, 'view'> & { deposited: boolean })[]>`
-    with door as (${smallestFreeDoorQuery(tx, station.id, parcel.parcel_size)}),
+    with door as (${
+      position === undefined
+        ? smallestFreeDoorQuery(tx, station.id, parcel.parcel_size)
+        : namedDoorQuery(tx, station.id, position)
+    }),
     code_taken as (
       select 1 from shipments
        where destination_station_id = ${station.id} and status = 'ready_for_pickup'
@@ -187,6 +195,11 @@ async function depositParcel(
   reporter?: Reporter,
   /** A code drawn before the transaction (its verifier is slow to make): used first. */
   drawn?: DrawnCode,
+  /**
+   * A deposit the kiosk made on its own: into this door, and a courier deactivated since
+   * the kiosk checked them does not undo it (the parcel is in the door).
+   */
+  offline?: { door: number },
 ): Promise<DepositOutcome> {
   const claimed = await claim(
     tx,
@@ -195,7 +208,7 @@ async function depositParcel(
     'number' in courier ? courier.number : null,
   );
   const courierId = 'number' in courier ? claimed.courier_id : courier.id;
-  if ('number' in courier && !courierId) return { kind: 'courier_not_verified' };
+  if ('number' in courier && !courierId && !offline) return { kind: 'courier_not_verified' };
   if (!claimed.id) return { kind: 'not_found' };
   const parcel: Claimed = { ...claimed, id: claimed.id };
   for (let attempt = 0; ; attempt++) {
@@ -214,10 +227,12 @@ async function depositParcel(
       courierId,
       { code, hash, verifier, sms },
       at,
+      offline?.door,
     );
     // Another deposit of the same parcel may have won while this one waited for the lock.
     if (!assigned.view && !assigned.still_booked) return { kind: 'not_found' };
-    if (assigned.door === null) return { kind: 'cabinet_full', size: parcel.parcel_size };
+    if (assigned.door === null)
+      return offline ? { kind: 'door_taken' } : { kind: 'cabinet_full', size: parcel.parcel_size };
     if (!assigned.view) {
       if (assigned.code_taken) continue;
       throw new Error('deposit found a door and a free code but recorded nothing');
@@ -262,6 +277,32 @@ export async function placeParcel(
 }
 
 /**
+ * A deposit the kiosk made on its own, into the door it chose (terminal/offline.ts): the
+ * deposit's own transaction, with that door instead of the rule's choice.
+ */
+export function placeOfflineDeposit(
+  tx: TransactionSql,
+  services: Services,
+  station: TerminalStation,
+  request: { courierNo: string; trackingNumber: string; door: number },
+  at: Date,
+  reporter: Reporter,
+  drawn: DrawnCode,
+): Promise<DepositOutcome> {
+  return depositParcel(
+    tx,
+    services,
+    station,
+    { number: request.courierNo },
+    request.trackingNumber,
+    at,
+    reporter,
+    drawn,
+    { door: request.door },
+  );
+}
+
+/**
  * One call: verify the courier, pick the smallest free door that fits, record the
  * deposit and queue the pickup-code SMS, all in one transaction under the station lock,
  * in five round trips (begin, lock and read, assign, event, commit).
@@ -293,6 +334,8 @@ export function deposit(services: Services): Middleware {
         );
       case 'cabinet_full':
         throw new CabinetFullProblem(outcome.size);
+      case 'door_taken':
+        throw new Error('an online deposit never names its door');
       case 'deposited': {
         await services.cabinetChanged(station.id, outcome.cabinetVersion);
         services.nudge.sms();

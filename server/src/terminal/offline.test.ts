@@ -1,4 +1,4 @@
-import { OfflinePickupsResponseSchema } from '@locker/shared';
+import { OfflineDepositsResponseSchema, OfflinePickupsResponseSchema } from '@locker/shared';
 import { matchVerifiers, parseVerifier } from '@locker/shared/verifier';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/harness';
@@ -100,8 +100,131 @@ describe('GET /terminal/v1/offline/pickups', () => {
         shipmentId: picked.body.shipmentId,
         collected: true,
       });
-    const [{ n }] = await stack.sql<{ n: number }[]>`
+    const [count] = await stack.sql<{ n: number }[]>`
       select count(*)::int as n from alerts where kind = 'offline_pickup_conflict'`;
-    expect(n).toBe(1);
+    expect(count!.n).toBe(1);
+  });
+});
+
+describe('GET /terminal/v1/offline/deposits', () => {
+  it('lists the doors, the parcels expected (nothing personal) and verifiers of couriers who deposit here', async () => {
+    const scene = await stack.scene('1:S,2:M,3:L');
+    const { shipment: deposited } = await scene.deposit();
+    const expected = await stack.shipment(scene.org.id, scene.station.id, {
+      size: 'M',
+      name: 'Drita Gashi Berisha',
+      phone: '+38344123456',
+    });
+    // A courier who never deposited here is not in the set.
+    const stranger = await stack.courier('Besnik Hoxha');
+    const answer = await scene.terminal.api.get('/terminal/v1/offline/deposits');
+    expect(answer.status).toBe(200);
+    const set = OfflineDepositsResponseSchema.parse(answer.body);
+    expect(set.doors).toEqual([
+      { position: 1, size: 'S', free: false },
+      { position: 2, size: 'M', free: true },
+      { position: 3, size: 'L', free: true },
+    ]);
+    expect(set.expected).toEqual([{ trackingNumber: expected.tracking_number, size: 'M' }]);
+    expect(answer.text).not.toMatch(/Drita|Berisha|\+383|Arben|Krasniqi/);
+    expect(answer.text).not.toContain(deposited.tracking_number);
+    expect(answer.text).not.toContain(scene.courier.number);
+    const verifiers = set.couriers.map((v) => parseVerifier(v)!);
+    expect(verifiers).toHaveLength(1);
+    expect(await matchVerifiers(scene.courier.number, verifiers)).toEqual([0]);
+    expect(await matchVerifiers(stranger.number, verifiers)).toEqual([]);
+
+    const etag = answer.headers.get('etag')!;
+    const same = await scene.terminal.api.get('/terminal/v1/offline/deposits', {
+      'if-none-match': etag,
+    });
+    expect(same.status).toBe(304);
+    await stack.shipment(scene.org.id, scene.station.id);
+    const changed = await scene.terminal.api.get('/terminal/v1/offline/deposits', {
+      'if-none-match': etag,
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.expected).toHaveLength(2);
+  });
+});
+
+describe('POST /terminal/v1/offline/deposit', () => {
+  const alertsOf = (stationId: string) =>
+    stack.sql<{ message: string }[]>`
+      select message from alerts where kind = 'offline_deposit_conflict' and station_id = ${stationId}`;
+
+  it('records the deposit in the door the kiosk chose, at its time, and only then sends the code, once', async () => {
+    const scene = await stack.scene('1:S,2:S,3:M');
+    const parcel = await stack.shipment(scene.org.id, scene.station.id);
+    const at = new Date(Date.now() - 30 * 60_000).toISOString();
+    const body = {
+      courierNo: scene.courier.number,
+      trackingNumber: parcel.tracking_number,
+      door: 3,
+      occurred_at: at,
+    };
+    const answer = await scene.terminal.api.post('/terminal/v1/offline/deposit', body);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ ok: true, door: 3, trackingNumber: parcel.tracking_number });
+    const code = await stack.pickupCodeSentTo(parcel.recipient_phone);
+    const [row] = await stack.sql<{ status: string; slot_no: number; deposited_at: Date }[]>`
+      select status, slot_no, deposited_at from shipments where id = ${parcel.id}`;
+    expect(row).toMatchObject({ status: 'ready_for_pickup', slot_no: 3 });
+    expect(row!.deposited_at.toISOString()).toBe(at);
+    // The code works, and the parcel is in the kiosk's set of verifiers now.
+    const picked = await scene.terminal.api.post('/terminal/v1/pickup', { code });
+    expect(picked.body.door).toBe(3);
+    // A resend is a repeat: 404, nothing twice, no alert.
+    const again = await scene.terminal.api.post('/terminal/v1/offline/deposit', body);
+    expect(again.status).toBe(404);
+    const [sms] = await stack.sql<{ n: number }[]>`
+      select count(*)::int as n from outbox where channel = 'sms' and shipment_id = ${parcel.id}`;
+    expect(sms!.n).toBe(1);
+    expect(await alertsOf(scene.station.id)).toEqual([]);
+  });
+
+  it('alerts both stories and keeps the door from being booked twice when the service has that door taken', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const online = await scene.deposit();
+    const parcel = await stack.shipment(scene.org.id, scene.station.id);
+    const answer = await scene.terminal.api.post('/terminal/v1/offline/deposit', {
+      courierNo: scene.courier.number,
+      trackingNumber: parcel.tracking_number,
+      door: online.door,
+    });
+    expect(answer.status).toBe(404);
+    const [row] = await stack.sql`select status from shipments where id = ${parcel.id}`;
+    expect(row?.status).toBe('booked');
+    const alerts = await alertsOf(scene.station.id);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.message).toContain(
+      `the kiosk reports it deposited by courier ${scene.courier.number} into door ${online.door}`,
+    );
+    expect(alerts[0]!.message).toContain(
+      `the service has door ${online.door} holding ${online.shipment.tracking_number}`,
+    );
+    const [door] = await stack.sql`
+      select out_of_service from doors where station_id = ${scene.station.id} and position = ${online.door}`;
+    expect(door?.out_of_service).toBe(true);
+    expect(stack.sentSms().some((m) => m.to === parcel.recipient_phone)).toBe(false);
+  });
+
+  it('alerts both stories when the parcel is no longer expected here, and takes its door out of service', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const elsewhere = await stack.station('1:S');
+    const parcel = await stack.shipment(scene.org.id, elsewhere.id);
+    const answer = await scene.terminal.api.post('/terminal/v1/offline/deposit', {
+      courierNo: scene.courier.number,
+      trackingNumber: parcel.tracking_number,
+      door: 2,
+    });
+    expect(answer.status).toBe(404);
+    const alerts = await alertsOf(scene.station.id);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.message).toContain(
+      `the service has the parcel booked for station ${elsewhere.code}`,
+    );
+    const cabinet = await scene.terminal.api.get('/terminal/v1/cabinet');
+    expect(cabinet.body.doors[1]).toMatchObject({ position: 2, status: 'out_of_service' });
   });
 });

@@ -4,7 +4,7 @@ import { authenticateTerminal } from './auth';
 import { cabinet } from './cabinet';
 import { courierVerify, deposit } from './deposit';
 import { heartbeat } from './heartbeat';
-import { offlinePickups } from './offline';
+import { offlineDeposit, offlineDeposits, offlinePickups } from './offline';
 import { doorConfirm, pickup } from './pickup';
 import { depositUndo } from './depositUndo';
 import { doorFault } from './doorFault';
@@ -42,6 +42,8 @@ export function terminalRouter(services: Services): Router {
   router.post('/courier/returns/collected', online, returnCollected(services));
   // A locker that works on its own through an outage ("Offline operation").
   router.get('/offline/pickups', online, offlinePickups(sql));
+  router.get('/offline/deposits', online, offlineDeposits(services));
+  router.post('/offline/deposit', online, offlineDeposit(services));
   router.post(
     '/heartbeat',
     authenticateTerminal(sql, authCache, { allowOffline: true }),

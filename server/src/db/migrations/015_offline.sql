@@ -14,3 +14,8 @@ end $$;
 create trigger shipments_offline_verifier_dies before update on shipments
   for each row when (new.pickup_code_hash is null and new.offline_verifier is not null)
   execute function offline_verifier_dies();
+
+-- A courier's number as a verifier (network-wide salt), made once, the first time a
+-- station's offline deposit set needs it: couriers who deposit at a station may deposit
+-- there while the service is unreachable. The number itself stays the credential online.
+alter table couriers add column offline_verifier text;
