@@ -172,6 +172,120 @@ describe('a locker on its own', () => {
   });
 });
 
+describe('deposits on its own', () => {
+  it("takes a courier's parcel in while the service is down; the code SMS goes out once, after; a taken door is alerted", async () => {
+    const k = await kioskScene('1:S,2:S,3:M');
+    cleanup.push(
+      () => k.host.close(),
+      () => k.core.stop(),
+    );
+    // The courier deposits here (so the kiosk keeps their verifier); two parcels expected.
+    const first = await k.stack.shipment(k.scene.org.id, k.scene.station.id);
+    const deposited = await k.scene.terminal.api.post('/terminal/v1/deposit', {
+      courierNo: k.scene.courier.number,
+      trackingNumber: first.tracking_number,
+    });
+    expect(deposited.body.door).toBe(1);
+    const p = await k.stack.shipment(k.scene.org.id, k.scene.station.id, { size: 'M' });
+    const q = await k.stack.shipment(k.scene.org.id, k.scene.station.id, { size: 'S' });
+    await k.core.deposits.sync();
+    expect(k.core.deposits.ready).toBe(true);
+    // Booked after the kiosk's last poll: the service will put it in door 2 meanwhile.
+    const r = await k.stack.shipment(k.scene.org.id, k.scene.station.id, { size: 'S' });
+    await k.stack.server.close();
+
+    const courier = k.scene.courier.number;
+    expect(await k.core.verifyCourier('99999')).toEqual({ kind: 'unknown' });
+    expect(await k.core.verifyCourier(courier)).toEqual({
+      kind: 'verified',
+      courierName: '',
+      toTakeOut: null,
+    });
+    expect((await k.core.getState()).onItsOwn).toEqual({ pickup: true, deposit: true });
+    expect(await k.core.deposit(courier, '0000000000000')).toEqual({ kind: 'not_found' });
+    // The smallest free door the parcel fits, from what the kiosk knows: M goes to 3.
+    expect(await k.core.deposit(courier, p.tracking_number)).toEqual({
+      kind: 'door_open',
+      door: 3,
+    });
+    k.cabinet.closeDoor(3, true);
+    expect(await k.core.deposit(courier, q.tracking_number)).toEqual({
+      kind: 'door_open',
+      door: 2,
+    });
+    k.cabinet.closeDoor(2, true);
+    // Both at once: nothing left for a third parcel of either size.
+    expect(await k.core.deposit(courier, p.tracking_number)).toEqual({ kind: 'not_found' });
+    const queued = await waitFor(() => {
+      const reports = queuedReports(k.core.config.dataDir);
+      return reports.length === 2 ? reports : undefined;
+    });
+    expect(queued.map((r) => [r.kind, r.body.door])).toEqual([
+      ['offline_deposit', 3],
+      ['offline_deposit', 2],
+    ]);
+
+    // Meanwhile the service, through another instance and terminal, puts a parcel in door 2.
+    const other = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      databaseUrl: k.stack.databaseUrl,
+      logLevel: 'silent',
+      smsTransport: 'file:/dev/null',
+    });
+    const second = await admin.createTerminal(other.sql, k.scene.station.code);
+    const online = await client(other.url, second.token).post('/terminal/v1/deposit', {
+      courierNo: courier,
+      trackingNumber: r.tracking_number,
+    });
+    expect(online.body.door).toBe(2);
+    await other.close();
+
+    const revived = await startServer({
+      port: Number(new URL(k.stack.url).port),
+      host: '127.0.0.1',
+      databaseUrl: k.stack.databaseUrl,
+      logLevel: 'silent',
+      smsTransport: `file:${k.stack.smsFile}`,
+    });
+    cleanup.push(() => revived.close());
+    await waitFor(async () => ((await k.core.getState()).pendingReports === 0 ? true : undefined));
+    // P is recorded in door 3 at the time it went in, and only now its code goes out: once.
+    const [recorded] = await revived.sql<{ status: string; slot_no: number; deposited_at: Date }[]>`
+      select status, slot_no, deposited_at from shipments where id = ${p.id}`;
+    expect(recorded).toMatchObject({ status: 'ready_for_pickup', slot_no: 3 });
+    expect(recorded!.deposited_at.toISOString()).toBe(queued[0]!.occurred_at);
+    const code = await waitFor(() => {
+      const sms = k.stack.sentSms().find((m) => m.to === p.recipient_phone);
+      return sms ? /\b(\d{8})\b/.exec(sms.text)?.[1] : undefined;
+    }, 20_000);
+    await waitFor(async () => {
+      const [left] = await revived.sql<{ n: number }[]>`
+        select count(*)::int as n from outbox
+         where channel = 'sms' and shipment_id = ${p.id} and delivered_at is null`;
+      return left!.n === 0 ? true : undefined;
+    });
+    expect(k.stack.sentSms().filter((m) => m.to === p.recipient_phone)).toHaveLength(1);
+    expect(k.core.deposits.deposit(p.tracking_number)?.state).toBe('recorded');
+    // Q's door was taken meanwhile: not recorded, not lost, alerted; the door not booked twice.
+    const [qRow] = await revived.sql`select status from shipments where id = ${q.id}`;
+    expect(qRow?.status).toBe('booked');
+    const alerts = await revived.sql<{ message: string }[]>`
+      select message from alerts where kind = 'offline_deposit_conflict'
+         and station_id = ${k.scene.station.id}`;
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.message).toContain(`parcel ${q.tracking_number}`);
+    expect(alerts[0]!.message).toContain(`the service has door 2 holding ${r.tracking_number}`);
+    expect(k.core.deposits.deposit(q.tracking_number)).toMatchObject({
+      state: 'service_404',
+      door: 2,
+    });
+    expect(k.stack.sentSms().some((m) => m.to === q.recipient_phone)).toBe(false);
+    // Online again: P's code opens door 3.
+    expect(await k.core.pickup(code)).toEqual({ kind: 'door_open', door: 3 });
+  });
+});
+
 describe('the screen of a locker on its own', () => {
   it('tells customer and courier plainly, in four languages, and the code still opens the door', async () => {
     const k = await kioskScene('1:S,2:S');

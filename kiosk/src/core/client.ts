@@ -12,6 +12,8 @@ import {
   ReturnConfirmRequestSchema,
   ReturnRequestSchema,
   type CabinetResponse,
+  OfflineDepositRequestSchema,
+  type OfflineDepositsResponse,
   type OfflinePickupsResponse,
 } from '@locker/shared';
 import ky, { type KyInstance } from 'ky';
@@ -49,6 +51,8 @@ export const REPORTS = {
   return_taken: { path: 'courier/returns/collected', schema: ReturnCollectedRequestSchema },
   deposit_undo: { path: 'deposit/undo', schema: DepositUndoRequestSchema },
   door_fault: { path: 'door/fault', schema: DoorFaultRequestSchema },
+  /** Extension: a deposit the kiosk made on its own, with its door (offlineDeposit.ts). */
+  offline_deposit: { path: 'offline/deposit', schema: OfflineDepositRequestSchema },
 } as const;
 export type ReportKind = keyof typeof REPORTS;
 export type ReportBody<K extends ReportKind> = z.input<(typeof REPORTS)[K]['schema']>;
@@ -204,6 +208,27 @@ export class TerminalClient {
       Answers.offlinePickups,
       'get',
       'offline/pickups',
+      undefined,
+      etag ? { 'if-none-match': etag } : {},
+    );
+    if (!answer.ok) return answer;
+    const { correlationId, response } = answer;
+    if (response?.status === 304) return { ok: true, value: null, correlationId };
+    return {
+      ok: true,
+      value: { set: answer.value, etag: response?.headers.get('etag') ?? null },
+      correlationId,
+    };
+  }
+
+  /** Extension: the station's doors, expected parcels and couriers' verifiers, by ETag. */
+  async offlineDeposits(
+    etag: string | null,
+  ): Promise<Answer<{ set: OfflineDepositsResponse; etag: string | null } | null>> {
+    const answer = await this.call(
+      Answers.offlineDeposits,
+      'get',
+      'offline/deposits',
       undefined,
       etag ? { 'if-none-match': etag } : {},
     );

@@ -1,4 +1,5 @@
 import type { TerminalClient } from './client';
+import type { KioskState } from '../bridge/api';
 import type { KioskConfig } from './config';
 import { CollectFlow } from './collectFlow';
 import { ConfigCache } from './configCache';
@@ -7,6 +8,7 @@ import { openKioskDatabase, type KioskDatabase } from './database';
 import { DoorFlows } from './doorFlows';
 import { KioskFacade, type FacadeParts } from './kioskFacade';
 import { KioskStateStore } from './kioskState';
+import { OfflineDeposits } from './offlineDeposit';
 import { OfflinePickups } from './offlinePickup';
 import { connectCabinet, type CabinetHardware } from './lock';
 import { createKioskLog, type KioskLog, type KioskLogOptions } from './log';
@@ -39,13 +41,21 @@ function assemble(
     backInService: () => void queue.retryNow(),
   });
   const configCache = new ConfigCache(db);
-  const link = new ServiceLink(config, log, store, configCache, () => void queue.retryNow());
+  // The first heartbeat of a run: the queue goes first, then the offline sets are fetched.
+  const link = new ServiceLink(config, log, store, configCache, () => {
+    void queue
+      .retryNow()
+      .then(() => Promise.all([offline.sync(), deposits.sync()]))
+      .catch((e: unknown) => log.warn({ error: String(e) }, 'offline sets not fetched'));
+  });
   const queue: ReportQueue = new ReportQueue(db, link.client, {
     changed: () => store.update({ pendingReports: queue.pending(), stuckReports: queue.stuck() }),
     stuck: (c) => log.warn({ alert: 'report_stuck', ...c }, 'report undeliverable, kept aside'),
-    notFound: (r) => {
-      if (r.kind === 'door' && typeof r.body.shipmentId === 'string')
+    answered: (r, status) => {
+      if (r.kind === 'door' && status === 404 && typeof r.body.shipmentId === 'string')
         offline.confirmNotFound(r.body.shipmentId);
+      if (r.kind === 'offline_deposit' && typeof r.body.trackingNumber === 'string')
+        deposits.answered(r.body.trackingNumber, status);
     },
   });
   const readSensors = () => readController(hardware.board, store, log);
@@ -63,22 +73,24 @@ function assemble(
     },
     controllerDown: () => void readSensors(),
   });
+  const onState = (listener: (state: KioskState) => void) => {
+    store.on('state', listener);
+    return () => store.off('state', listener);
+  };
   const offline = new OfflinePickups({
     db,
     client: link.client,
     log,
     openDoor: (door, shipmentId) => flows.pickup(door, shipmentId),
     currentSessionId: () => sessions.current('pickup')?.id ?? null,
-    onState: (listener) => {
-      store.on('state', listener);
-      return () => store.off('state', listener);
-    },
+    onState,
   });
-  // Working on its own: the service unreachable, and a set of verifiers received.
+  const deposits = new OfflineDeposits({ db, client: link.client, queue, log, onState });
+  // Working on its own: the service unreachable, and the sets it needs received.
   store.on('state', (state) => {
     const onItsOwn =
-      state.condition === 'service_unreachable' && offline.ready
-        ? { pickup: true, deposit: false }
+      state.condition === 'service_unreachable' && (offline.ready || deposits.ready)
+        ? { pickup: offline.ready, deposit: deposits.ready }
         : null;
     if (JSON.stringify(onItsOwn) !== JSON.stringify(state.onItsOwn)) store.update({ onItsOwn });
   });
@@ -96,6 +108,7 @@ function assemble(
     log,
     configCache,
     offline,
+    deposits,
   };
 }
 
@@ -130,6 +143,11 @@ export class KioskCore extends KioskFacade {
   /** Pickups while the service cannot be reached: the verifiers kept, the handouts. */
   get offline(): OfflinePickups {
     return this.parts.offline;
+  }
+
+  /** Deposits while the service cannot be reached: the sets kept, the deposits taken in. */
+  get deposits(): OfflineDeposits {
+    return this.parts.deposits;
   }
 
   /**
@@ -174,6 +192,13 @@ export class KioskCore extends KioskFacade {
       () => config.cabinetPollSeconds * 1000,
       async () => {
         if (link.open) await parts.offline.sync();
+      },
+    );
+    // The deposit set is read whole by the service (its ETag saves only the transfer).
+    core.loop(
+      () => Math.max(60, config.cabinetPollSeconds) * 1000,
+      async () => {
+        if (link.open) await parts.deposits.sync();
       },
     );
     void link.heartbeat();

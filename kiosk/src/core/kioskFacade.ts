@@ -20,6 +20,7 @@ import type { ReportQueue } from './reportQueue';
 import type { DoorFlows } from './doorFlows';
 import type { KioskStateStore } from './kioskState';
 import type { KioskLog } from './log';
+import type { OfflineDeposits } from './offlineDeposit';
 import type { OfflinePickups } from './offlinePickup';
 import { refusalOf } from './refusal';
 import type { ServiceLink } from './serviceLink';
@@ -40,6 +41,8 @@ export interface FacadeParts {
   log: KioskLog;
   /** Pickups while the service cannot be reached (offlinePickup.ts). */
   offline: OfflinePickups;
+  /** Couriers' deposits while the service cannot be reached (offlineDeposit.ts). */
+  deposits: OfflineDeposits;
 }
 
 /** No answer from the service at all (network, timeout, a gateway's 502/503/504). */
@@ -104,13 +107,25 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     });
   }
 
+  /** The service cannot be reached, but the kiosk kept what `ready` says it needs. */
+  private alone(ready: boolean): boolean {
+    const { store } = this.parts;
+    return !store.serviceReachable && !store.refused && ready;
+  }
+
   verifyCourier(courierNo: string): Promise<VerifyResult> {
-    const { link } = this.parts;
+    const { link, deposits, store } = this.parts;
     return this.guarded('verifyCourier', async () => {
+      if (this.alone(deposits.ready)) return deposits.verifyCourier(courierNo);
       const answer = await link.serve(() => link.client.verifyCourier(courierNo));
-      if (!answer.ok) return refusalOf(answer);
+      if (!answer.ok) {
+        if (unreachable(answer) && !store.refused && deposits.ready)
+          return deposits.verifyCourier(courierNo);
+        return refusalOf(answer);
+      }
       if (!answer.value.ok || answer.value.courierName === null)
         return { kind: 'unknown' as const };
+      deposits.verifiedOnline(courierNo);
       // Shown at sign-in ("Parcels to take out: N"); the sign-in stands without it.
       const waiting = await link.serve(() => link.client.courierReturns(courierNo));
       return {
@@ -121,14 +136,36 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     });
   }
 
+  /**
+   * Online, the service chooses the door. Unreachable, with the station's deposit set kept,
+   * the kiosk chooses it by the same rule from what it knows (offlineDeposit.ts) and the
+   * same door session opens it; the deposit is reported through the queue.
+   */
   deposit(courierNo: string, trackingNumber: string): Promise<DepositResult> {
-    const { link, flows } = this.parts;
-    return this.guarded('deposit', () =>
-      flows.deposit({ courierNo, trackingNumber }, async () => {
+    const { link, flows, deposits, sessions, store } = this.parts;
+    return this.guarded('deposit', async () => {
+      let alone = false;
+      const result = await flows.deposit({ courierNo, trackingNumber }, async () => {
+        if (this.alone(deposits.ready)) {
+          alone = true;
+          return deposits.assign(courierNo, trackingNumber);
+        }
         const answer = await link.serve(() => link.client.deposit(courierNo, trackingNumber));
-        return answer.ok ? answer.value.door : refusalOf(answer);
-      }),
-    );
+        if (answer.ok) return answer.value.door;
+        if (unreachable(answer) && !store.refused && deposits.ready) {
+          alone = true;
+          return deposits.assign(courierNo, trackingNumber);
+        }
+        return refusalOf(answer);
+      });
+      if (!alone || !deposits.deposit(trackingNumber)) return result;
+      const session = sessions.current('deposit');
+      if ((result.kind === 'door_open' || result.kind === 'door_unknown') && session)
+        deposits.follow(session.id, trackingNumber);
+      else if (result.kind === 'door_failed') deposits.undone(trackingNumber, true);
+      else if (result.kind === 'unavailable') deposits.undone(trackingNumber);
+      return result;
+    });
   }
 
   startReturn(trackingNumber: string): Promise<ReturnResult> {

@@ -28,7 +28,15 @@ const kindsAllowed = (db: Database.Database, kinds: string[]) =>
     return false;
   });
 
-const ALL_KINDS = ['door', 'return', 'return_taken', 'deposit_undo', 'door_fault', 'parcel'];
+const ALL_KINDS = [
+  'door',
+  'return',
+  'return_taken',
+  'deposit_undo',
+  'door_fault',
+  'offline_deposit',
+  'parcel',
+];
 
 describe('kiosk migrations, one by one', () => {
   it('are fixed SQL: a migration that shipped never changes', () => {
@@ -41,6 +49,7 @@ describe('kiosk migrations, one by one', () => {
       'f8965bda83983513',
       '878851014aca260a',
       '9bcfa0095db23a36',
+      '2059524327c6c731',
     ]);
   });
 
@@ -91,6 +100,31 @@ describe('kiosk migrations, one by one', () => {
     const put = db.prepare('insert into terminal_config (id, body, received_at) values (?, ?, ?)');
     put.run(1, '{}', 'now');
     expect(() => put.run(2, '{}', 'now')).toThrow();
+  });
+
+  it('5 keeps queued rows, accepts offline_deposit, and keeps what the locker needs on its own', () => {
+    const db = at(4);
+    db.prepare(INSERT).run('door_fault', '{"position":2}', '2026-11-22T10:00:00.000Z', 9, 10);
+    migrate(db, 5);
+    expect(db.prepare('select kind, body from confirms').all()).toEqual([
+      { kind: 'door_fault', body: '{"position":2}' },
+    ]);
+    expect(kindsAllowed(db, ALL_KINDS)).toEqual([
+      'door',
+      'return',
+      'return_taken',
+      'deposit_undo',
+      'door_fault',
+      'offline_deposit',
+    ]);
+    const handout = db.prepare(
+      'insert into offline_handouts (shipment_id, door, state, opened_at) values (?, ?, ?, ?)',
+    );
+    handout.run('s1', 1, 'opened', 'now');
+    expect(() => handout.run('s2', 1, 'lost', 'now')).toThrow();
+    expect(() =>
+      db.prepare("insert into attempts (kind, at) values ('return', 1)").run(),
+    ).toThrow();
   });
 
   it('run again, change nothing', () => {

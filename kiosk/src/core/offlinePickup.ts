@@ -1,5 +1,6 @@
 import { matchVerifiers, parseVerifier, type ParsedVerifier } from '@locker/shared/verifier';
 import type { KioskState, PickupResult } from '../bridge/api';
+import { AttemptWindow } from './attemptWindow';
 import type { TerminalClient } from './client';
 import type { KioskDatabase } from './database';
 import type { KioskLog } from './log';
@@ -13,7 +14,6 @@ import type { KioskLog } from './log';
 
 /** The spec's pickup limit: 10 attempts a minute per terminal, refused ones counted. */
 export const PICKUP_LIMIT = 10;
-const WINDOW_MS = 60_000;
 
 /** What the offline pickup needs of the rest of the kiosk. */
 export interface OfflinePickupDeps {
@@ -45,6 +45,7 @@ export class OfflinePickups {
 
   constructor(private readonly d: OfflinePickupDeps) {
     this.now = d.now ?? (() => Date.now());
+    this.window = new AttemptWindow(d.db, 'pickup', PICKUP_LIMIT, this.now);
   }
 
   /** A set has been received at least once: the kiosk can hand out parcels on its own. */
@@ -102,46 +103,14 @@ export class OfflinePickups {
   }
 
   /**
-   * One pickup attempt, counted in the sliding window the way the service counts it:
-   * every attempt, refused ones too, is recorded; over the limit it is refused with the
-   * seconds until the oldest attempt that matters leaves the window. Kept on disk, so a
-   * restart does not reset it; online attempts are counted too, so going offline does not
-   * open a fresh window.
+   * The spec's pickup limit, counted the way the service counts it (attemptWindow.ts),
+   * on disk; online attempts are counted too, so going offline opens no fresh window.
    */
-  attempt(): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-    return this.count(true);
-  }
+  readonly window: AttemptWindow;
 
   /** An attempt sent to the service (which judges it): counted here, not judged. */
   countOnline(): void {
-    this.count(false);
-  }
-
-  private count(judge: boolean): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-    const now = this.now();
-    return this.d.db.transaction(() => {
-      this.d.db.prepare('insert into pickup_attempts (at) values (?)').run(now);
-      // The times of the last limit + 1 attempts are all the window ever needs.
-      this.d.db
-        .prepare(
-          'delete from pickup_attempts where id not in (select id from pickup_attempts order by id desc limit ?)',
-        )
-        .run(PICKUP_LIMIT + 1);
-      return judge ? this.judgeOnly() : { allowed: true as const };
-    })();
-  }
-
-  /** The window's judgement of the attempt already counted (an online call that failed). */
-  private judgeOnly(): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-    const now = this.now();
-    const times = (
-      this.d.db
-        .prepare('select at from pickup_attempts where at > ? order by at')
-        .all(now - WINDOW_MS) as { at: number }[]
-    ).map((r) => r.at);
-    if (times.length <= PICKUP_LIMIT) return { allowed: true };
-    const leaves = times[times.length - PICKUP_LIMIT - 1]! + WINDOW_MS;
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((leaves - now) / 1000)) };
+    this.window.record();
   }
 
   /** Whether this kiosk handed the parcel out on its own: then it is never offered again. */
@@ -192,7 +161,7 @@ export class OfflinePickups {
    * still inside) offers it again.
    */
   async pickup(code: string, counted = false): Promise<PickupResult> {
-    const judged = counted ? this.judgeOnly() : this.attempt();
+    const judged = counted ? this.window.judge() : this.window.attempt();
     if (!judged.allowed) {
       this.d.log.warn({ offline: true }, 'pickup attempts over the limit');
       return { kind: 'rate_limited', retryAfterSeconds: judged.retryAfterSeconds };

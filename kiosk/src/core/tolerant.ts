@@ -3,6 +3,7 @@ import {
   CourierReturnsResponseSchema,
   CourierVerifyResponseSchema,
   DepositResponseSchema,
+  OfflineDepositsResponseSchema,
   OfflinePickupsResponseSchema,
   OkResponseSchema,
   PickupResponseSchema,
@@ -45,4 +46,5 @@ export const Answers = {
   return: tolerant(ReturnResponseSchema),
   courierReturns: tolerant(CourierReturnsResponseSchema),
   offlinePickups: tolerant(OfflinePickupsResponseSchema),
+  offlineDeposits: tolerant(OfflineDepositsResponseSchema),
 };

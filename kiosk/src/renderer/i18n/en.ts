@@ -151,6 +151,8 @@ export const en = {
     pickup: 'The locker is working on its own: your code works as usual.',
     courier:
       'The locker is working on its own: your deposits are recorded and sent to the service when it is back.',
+    // A courier signed in on the kiosk's own: no name is kept there to greet them by.
+    courierHello: 'Hello',
   },
   support: 'Support: {{phone}}',
   service: {

@@ -149,6 +149,8 @@ export const sq: Messages = {
     pickup: 'Stacioni po punon më vete: kodi juaj funksionon si zakonisht.',
     courier:
       'Stacioni po punon më vete: pakot që lini regjistrohen dhe i dërgohen shërbimit sapo të kthehet.',
+    // A courier signed in on the kiosk's own: no name is kept there to greet them by.
+    courierHello: 'Përshëndetje',
   },
   support: 'Mbështetja: {{phone}}',
   service: {

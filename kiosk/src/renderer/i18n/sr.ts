@@ -147,6 +147,8 @@ export const sr: Messages = {
     pickup: 'Paketomat radi samostalno: vaš kod radi kao i obično.',
     courier:
       'Paketomat radi samostalno: vaše dostave se beleže i šalju servisu čim ponovo proradi.',
+    // A courier signed in on the kiosk's own: no name is kept there to greet them by.
+    courierHello: 'Zdravo',
   },
   support: 'Podrška: {{phone}}',
   service: {

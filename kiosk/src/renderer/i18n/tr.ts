@@ -147,6 +147,8 @@ export const tr: Messages = {
     pickup: 'Dolap kendi başına çalışıyor: kodunuz her zamanki gibi çalışır.',
     courier:
       'Dolap kendi başına çalışıyor: bıraktığınız paketler kaydedilir ve hizmet geri geldiğinde iletilir.',
+    // A courier signed in on the kiosk's own: no name is kept there to greet them by.
+    courierHello: 'Merhaba',
   },
   support: 'Destek: {{phone}}',
   service: {
