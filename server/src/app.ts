@@ -7,6 +7,7 @@ import { refuseUnstorablePaths } from './http/paths';
 import { requestLog } from './http/requestLog';
 import { merchantRouter } from './merchant/router';
 import { openApiRouter } from './openapi/router';
+import { recipientRouter } from './recipient/page';
 import { terminalRouter } from './terminal/router';
 
 /** The HTTP application: both interfaces behind one chain of cross-cutting middleware. */
@@ -21,5 +22,6 @@ export function createApp(services: Services): Koa {
   app.use(terminalRouter(services).routes());
   app.use(merchantRouter(services).routes());
   app.use(openApiRouter().routes());
+  app.use(recipientRouter(services).routes());
   return app;
 }

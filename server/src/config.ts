@@ -24,6 +24,11 @@ export interface ServerConfig {
   dbPoolSize: number;
   /** Merchant interface requests per organization per minute (sliding). */
   merchantRequestsPerMinute: number;
+  /**
+   * Where recipients reach the service (the pickup SMS links to `/p/…` under it). Unset:
+   * the address it listens on, which only suits development.
+   */
+  publicUrl?: string | undefined;
 }
 
 export interface TwilioSettings {
@@ -96,6 +101,14 @@ const EnvSchema = z
     SWEEP_INTERVAL_MS: whole(10, 3_600_000).default(15_000),
     DB_POOL_SIZE: whole(1, 1000).default(20),
     MERCHANT_REQUESTS_PER_MINUTE: whole(1, 10_000_000).default(1200),
+    PUBLIC_URL: z
+      .string()
+      .trim()
+      .regex(
+        /^https?:\/\/[^/?#]+$/,
+        'must be an http:// or https:// origin, e.g. https://parcels.example',
+      )
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_TRANSPORT === 'twilio') {
@@ -168,5 +181,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     dbPoolSize: e.DB_POOL_SIZE,
     merchantRequestsPerMinute: e.MERCHANT_REQUESTS_PER_MINUTE,
+    publicUrl: e.PUBLIC_URL,
   };
 }

@@ -11,6 +11,8 @@ import type { TransactionSql } from '../db/connect';
 import { activeCourier, courierNotVerified } from './couriers';
 import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
 import { newPickupCode, pickupCodeHash } from '../domain/secrets';
+import { linkTokenHash, newLinkToken, sealCode } from '../domain/recipientLink';
+import { recipientPageUrl } from '../recipient/page';
 import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
@@ -68,6 +70,8 @@ export interface DrawnCode {
   code: string;
   hash: Buffer;
   verifier: string;
+  /** The recipient's page: its token (in the SMS only), its hash, the code sealed with it. */
+  link: { token: string; hash: Buffer; sealed: Buffer };
 }
 
 /**
@@ -80,10 +84,12 @@ export async function drawCode(
   stationId: string,
 ): Promise<DrawnCode> {
   const code = newPickupCode();
+  const token = newLinkToken();
   return {
     code,
     hash: pickupCodeHash(services.config.pickupCodeSecret, code),
     verifier: await offlineVerifier(services, stationId, code),
+    link: { token, hash: linkTokenHash(token), sealed: sealCode(token, code) },
   };
 }
 
@@ -161,6 +167,7 @@ async function assignDoor(
       update shipments sh
          set status = 'ready_for_pickup', status_at = ${at}, slot_no = (select position from door),
              pickup_code_hash = ${code.hash}, offline_verifier = ${code.verifier},
+             recipient_link_hash = ${code.link.hash}, pickup_code_sealed = ${code.link.sealed},
              deposited_at = ${at}, deposited_by = ${courierId},
              updated_at = now()
         from stations s
@@ -213,19 +220,19 @@ async function depositParcel(
   const parcel: Claimed = { ...claimed, id: claimed.id };
   for (let attempt = 0; ; attempt++) {
     // A code no parcel awaiting collection here has: drawn again on the rare clash.
-    const { code, hash, verifier } =
-      (attempt === 0 ? drawn : undefined) ?? (await drawCode(services, station.id));
+    const fresh = (attempt === 0 ? drawn : undefined) ?? (await drawCode(services, station.id));
     const sms = pickupCodeMessage(
       { ...parcel, station_name: station.name },
-      code,
+      fresh.code,
       station.freeStorageHours,
+      recipientPageUrl(services.config, fresh.link.token),
     );
     const assigned = await assignDoor(
       tx,
       station,
       parcel,
       courierId,
-      { code, hash, verifier, sms },
+      { ...fresh, sms },
       at,
       offline?.door,
     );
