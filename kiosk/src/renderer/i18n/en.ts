@@ -154,6 +154,10 @@ export const en = {
     // A courier signed in on the kiosk's own: no name is kept there to greet them by.
     courierHello: 'Hello',
   },
+  // Pickup without typing: the camera reads the QR code of the recipient's page.
+  scan: {
+    hint: 'Or hold the QR code from your SMS link up to the camera.',
+  },
   support: 'Support: {{phone}}',
   service: {
     title: 'Service menu',

@@ -152,6 +152,10 @@ export const sq: Messages = {
     // A courier signed in on the kiosk's own: no name is kept there to greet them by.
     courierHello: 'Përshëndetje',
   },
+  // Pickup without typing: the camera reads the QR code of the recipient's page.
+  scan: {
+    hint: 'Ose mbajeni kodin QR nga lidhja në SMS para kamerës.',
+  },
   support: 'Mbështetja: {{phone}}',
   service: {
     title: 'Menyja e shërbimit',

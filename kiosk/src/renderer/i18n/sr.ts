@@ -150,6 +150,10 @@ export const sr: Messages = {
     // A courier signed in on the kiosk's own: no name is kept there to greet them by.
     courierHello: 'Zdravo',
   },
+  // Pickup without typing: the camera reads the QR code of the recipient's page.
+  scan: {
+    hint: 'Ili prinesite kameri QR kod sa linka iz SMS-a.',
+  },
   support: 'Podrška: {{phone}}',
   service: {
     title: 'Servisni meni',

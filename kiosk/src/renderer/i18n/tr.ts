@@ -150,6 +150,10 @@ export const tr: Messages = {
     // A courier signed in on the kiosk's own: no name is kept there to greet them by.
     courierHello: 'Merhaba',
   },
+  // Pickup without typing: the camera reads the QR code of the recipient's page.
+  scan: {
+    hint: 'Ya da SMS bağlantısındaki QR kodu kameraya gösterin.',
+  },
   support: 'Destek: {{phone}}',
   service: {
     title: 'Servis menüsü',
