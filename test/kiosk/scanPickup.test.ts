@@ -133,5 +133,6 @@ describe('pickup without typing', () => {
       await camera?.close();
       await k.stop();
     }
-  });
+    // Four pages through axe, two browsers, a camera: Chromium's work.
+  }, 180_000);
 });

@@ -37,7 +37,6 @@ export class OfflineDeposits {
   readonly window: AttemptWindow;
   /** Courier numbers verified this run (online or on the kiosk's own). */
   private readonly verified = new Set<string>();
-  private received: boolean | undefined;
   private couriers: ParsedVerifier[] | null = null;
 
   constructor(private readonly d: OfflineDepositDeps) {
@@ -45,11 +44,18 @@ export class OfflineDeposits {
     this.window = new AttemptWindow(d.db, 'courier', COURIER_LIMIT, this.now);
   }
 
-  /** A set has been received at least once: couriers can deposit on the kiosk's own. */
+  /**
+   * Couriers can deposit on the kiosk's own: it expects at least one parcel and knows at
+   * least one courier of this station. Else an outage is out of service for them.
+   */
   get ready(): boolean {
-    this.received ??=
-      this.d.db.prepare("select 1 from offline_sets where name = 'deposits'").get() !== undefined;
-    return this.received;
+    return (
+      this.d.db
+        .prepare(
+          'select 1 where exists (select 1 from offline_expected) and exists (select 1 from offline_couriers)',
+        )
+        .get() !== undefined
+    );
   }
 
   /** The service verified this courier (online): they may go on depositing offline. */
@@ -91,7 +97,6 @@ export class OfflineDeposits {
       ).run();
     })();
     this.couriers = null;
-    this.received = true;
   }
 
   /** A courier's number checked on the kiosk: the same limit as online, no name kept. */
@@ -104,7 +109,10 @@ export class OfflineDeposits {
     )
       .map((r) => parseVerifier(r.verifier))
       .filter((v): v is ParsedVerifier => v !== null);
-    if ((await matchVerifiers(courierNo, this.couriers)).length === 0) return { kind: 'unknown' };
+    // Not among the couriers of this station: a courier new here, or no courier at all;
+    // only the service can tell, so it is no "unknown courier".
+    if ((await matchVerifiers(courierNo, this.couriers)).length === 0)
+      return { kind: 'unavailable' };
     this.verified.add(courierNo);
     // Nothing personal is kept on the kiosk: no name to greet them by.
     return { kind: 'verified', courierName: '', toTakeOut: null };

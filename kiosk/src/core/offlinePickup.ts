@@ -36,6 +36,18 @@ interface StoredPickup {
   verifier: string;
 }
 
+/**
+ * A verifier the kiosk may use (one parameter: now): the parcel still collectable, not
+ * handed out here, and not collected through this kiosk online with its confirm still
+ * queued (the service would still offer it; this kiosk must not, offline).
+ */
+const USABLE = `p.collect_until > ?
+  and not exists (select 1 from offline_handouts h
+                   where h.shipment_id = p.shipment_id and h.state in ('opened', 'collected'))
+  and not exists (select 1 from confirms c
+                   where c.kind = 'door' and json_extract(c.body, '$.shipmentId') = p.shipment_id
+                     and json_extract(c.body, '$.collected') = 1)`;
+
 export type Handout = 'opened' | 'collected' | 'left' | 'service_404';
 
 export class OfflinePickups {
@@ -48,13 +60,18 @@ export class OfflinePickups {
     this.window = new AttemptWindow(d.db, 'pickup', PICKUP_LIMIT, this.now);
   }
 
-  /** A set has been received at least once: the kiosk can hand out parcels on its own. */
+  /**
+   * The kiosk can hand out parcels on its own: it holds the verifier of at least one
+   * parcel it may still hand out. Holding none, it has nothing to do alone, and an outage
+   * is out of service, as before.
+   */
   get ready(): boolean {
-    this.received ??=
-      this.d.db.prepare("select 1 from offline_sets where name = 'pickups'").get() !== undefined;
-    return this.received;
+    const now = new Date(this.now()).toISOString();
+    return (
+      this.d.db.prepare(`select 1 from offline_pickups p where ${USABLE} limit 1`).get(now) !==
+      undefined
+    );
   }
-  private received: boolean | undefined;
 
   /** How many verifiers the kiosk holds (for the maintenance view and the figures). */
   held(): number {
@@ -98,7 +115,6 @@ export class OfflinePickups {
         .run();
     })();
     this.parsed = null;
-    this.received = true;
     this.d.log.debug({ version: set.version, verifiers: set.pickups.length }, 'offline set');
   }
 
@@ -147,9 +163,12 @@ export class OfflinePickups {
       return { pickups: usable.map((x) => x.p), verifiers: usable.map((x) => x.v) };
     })();
     const { pickups, verifiers } = this.parsed;
+    const usable = this.d.db.prepare(
+      `select 1 from offline_pickups p where p.shipment_id = ? and ${USABLE}`,
+    );
     const found = (await matchVerifiers(code, verifiers))
       .map((i) => pickups[i]!)
-      .find((p) => p.collect_until > now && !this.handedOut(p.shipment_id));
+      .find((p) => usable.get(p.shipment_id, now) !== undefined);
     return found ? { shipmentId: found.shipment_id, door: found.door } : null;
   }
 

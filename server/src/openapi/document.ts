@@ -25,6 +25,9 @@ import {
   TerminalConfigSchema,
   TrackingSchema,
   WebhookEventSchema,
+  OfflineDepositRequestSchema,
+  OfflineDepositsResponseSchema,
+  OfflinePickupsResponseSchema,
 } from '@locker/shared';
 import { z } from 'zod';
 import {
@@ -177,6 +180,39 @@ export function openApiDocument() {
         ReturnCollectedRequestSchema,
         OkResponseSchema,
         [400, 401, 403, 404],
+      ),
+      // A locker that works on its own through an outage (docs/terminal-extensions.md).
+      '/terminal/v1/offline/pickups': {
+        get: {
+          tags: ['terminal'],
+          summary:
+            "Extension: the station's offline pickup verifiers; send If-None-Match with the last ETag",
+          security: [{ deviceToken: [] }],
+          responses: {
+            '200': json(OfflinePickupsResponseSchema, 'OK'),
+            '304': { description: 'Unchanged since the ETag sent' },
+            ...problems(401),
+          },
+        },
+      },
+      '/terminal/v1/offline/deposits': {
+        get: {
+          tags: ['terminal'],
+          summary:
+            "Extension: the station's doors, expected parcels and couriers' verifiers; send If-None-Match",
+          security: [{ deviceToken: [] }],
+          responses: {
+            '200': json(OfflineDepositsResponseSchema, 'OK'),
+            '304': { description: 'Unchanged since the ETag sent' },
+            ...problems(401),
+          },
+        },
+      },
+      '/terminal/v1/offline/deposit': terminalPost(
+        'Extension: a deposit the kiosk made on its own, reported with its door',
+        OfflineDepositRequestSchema,
+        DepositResponseSchema,
+        [400, 401, 404],
       ),
       '/api/v1/shipments': {
         post: {
