@@ -144,7 +144,7 @@ function recipientPage({ sql }: Services): Middleware {
       "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     );
     ctx.type = 'text/html; charset=utf-8';
-    const token = String(ctx.params.token);
+    const { token = '' } = ctx.params as { token?: string };
     const [row] = LINK_TOKEN_PATTERN.test(token)
       ? await sql<Row[]>`
           select sh.recipient_name, sh.recipient_language, sh.parcel_size, d.size as door_size,
