@@ -146,6 +146,9 @@ create trigger doors_cabinet_version_update after update on doors
                      is distinct from (new.station_id, new.position, new.code, new.size, new.out_of_service))
   execute function bump_cabinet_version();
 
+-- The overview counts doors out of service across the fleet without reading every door.
+create index doors_out_of_service on doors (station_id) where out_of_service;
+
 -- Terminals: whether the live link is up (filled by the link side; null: not connected).
 alter table terminals add column link_connected_at timestamptz;
 create index terminals_station on terminals (station_id);
