@@ -85,14 +85,15 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     deliverDue(sql, webhookPolicy, logger),
   );
   pollers.push(webhooks);
+  // Only an instance that knows the operations webhook delivers to it.
   const opsWebhookPolicy = opsWebhookChannel(config);
-  const opsWebhooks = startPoller('ops-webhooks', 1000, logger, () =>
-    deliverDue(sql, opsWebhookPolicy, logger),
-  );
-  pollers.push(opsWebhooks);
+  const opsWebhooks = config.opsWebhookUrl
+    ? startPoller('ops-webhooks', 1000, logger, () => deliverDue(sql, opsWebhookPolicy, logger))
+    : undefined;
+  if (opsWebhooks) pollers.push(opsWebhooks);
   const alertHub = new AlertHub(sql, logger);
   // Every alert change (on any instance) is announced: the webhook leaves at once.
-  const stopAlertHub = await alertHub.start(() => opsWebhooks.nudge());
+  const stopAlertHub = await alertHub.start(() => opsWebhooks?.nudge());
   pollers.push(
     startPoller('liveness', config.sweepIntervalMs, logger, async () => {
       await markSilentTerminalsOffline(sql, logger, config.offlineAfterSeconds);
@@ -145,7 +146,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     sql,
     logger,
     deliverNow: async () => {
-      await Promise.all([sms.runNow(), webhooks.runNow(), opsWebhooks.runNow()]);
+      await Promise.all([sms.runNow(), webhooks.runNow(), opsWebhooks?.runNow()]);
     },
     close: async () => {
       await new Promise<void>((resolve) => {

@@ -143,7 +143,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
     const { sql, embedded } = await openDatabase({ ...config, dbPoolSize: 2 });
     try {
       await migrate(sql);
-      const result = await command.run(sql, values, cliActor(), config);
+      const result = await command.run(sql, values, cliActor(env), config);
       io.out((asTable ? table(result) : JSON.stringify(result)) + '\n');
       return 0;
     } finally {

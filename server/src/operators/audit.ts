@@ -16,8 +16,8 @@ export interface Actor {
 }
 
 /** The CLI's actor: the OS user who ran `pnpm admin`. */
-export function cliActor(): Actor {
-  let user = process.env.SUDO_USER || process.env.USER || '';
+export function cliActor(env: NodeJS.ProcessEnv = process.env): Actor {
+  let user = env.SUDO_USER || env.USER || env.LOGNAME || '';
   try {
     user ||= userInfo().username;
   } catch {
