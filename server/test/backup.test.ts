@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '../src/admin/commands';
 import { connect } from '../src/db/connect';
 import { serviceUser } from '../src/db/embeddedPlaces';
-import { registerShipment } from '../src/domain/shipments';
+import { registerShipment } from '../src/shipments/register';
 import { startServer, type RunningServer } from '../src/server';
 import { client, waitFor } from './harness';
 
