@@ -183,6 +183,25 @@ describe('events API and webhook catch-up', () => {
 });
 
 describe('webhook endpoints API', () => {
+  it('refuses U+0000 and unpaired surrogates in url and description as a field error, storing nothing', async () => {
+    const scene = await merchantScene();
+    for (const [field, body] of [
+      ['url', { url: 'https://shop.example/hooks\u0000x' }],
+      ['url', { url: 'https://shop.example/h\ud800ooks' }],
+      ['description', { url: 'https://shop.example/hooks', description: 'orders\u0000' }],
+      ['description', { url: 'https://shop.example/hooks', description: 'a\udfffb' }],
+    ] as const) {
+      // Sent as JSON text with the escapes, as a client would.
+      const answer = await scene.api.post('/api/v1/webhooks', JSON.stringify(body));
+      expect(answer.status, JSON.stringify(body)).toBe(422);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(answer.body.errors).toContainEqual(
+        expect.objectContaining({ field, code: 'invalid_characters' }),
+      );
+    }
+    expect((await scene.api.get('/api/v1/webhooks')).body.data).toEqual([]);
+  });
+
   it('creates, lists without secrets, rotates, re-enables after 410 and deletes, only the organization’s own', async () => {
     const scene = await merchantScene();
     const created = await subscribe(scene.api);

@@ -1,3 +1,4 @@
+import { hasUnstorableCharacters } from '@locker/shared';
 import type { Sql } from '../db/connect';
 import { newWebhookSecret } from './signature';
 
@@ -38,6 +39,7 @@ const COLUMNS = 'id, url, description, disabled_at, disabled_reason, created_at'
 
 /** Whether `url` is one a webhook can be sent to: absolute http(s), no credentials. */
 export function webhookUrlProblem(url: string): string | undefined {
+  if (hasUnstorableCharacters(url)) return 'must not contain U+0000 or unpaired UTF-16 surrogates';
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed || !['http:', 'https:'].includes(parsed.protocol))
     return 'must be an absolute http(s) URL';
