@@ -26,6 +26,15 @@ describe('server settings', () => {
     expect(loadConfig({ PORT: '9000', DATABASE_URL: '' }).port).toBe(9000);
   });
 
+  it('sends webhooks to public addresses only unless WEBHOOK_ALLOW_PRIVATE=true', () => {
+    expect(loadConfig({}).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookAllowPrivate).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'false' }).webhookAllowPrivate).toBe(false);
+    expect(problem({ WEBHOOK_ALLOW_PRIVATE: 'yes' })).toBe(
+      'bad setting: WEBHOOK_ALLOW_PRIVATE must be true or false (got "yes")',
+    );
+  });
+
   it('names the variable of every bad value, and what it must be', () => {
     expect(problem({ PORT: '80a80' })).toBe(
       'bad setting: PORT must be a whole number from 0 to 65535 (got "80a80")',

@@ -24,6 +24,11 @@ export interface ServerConfig {
   dbPoolSize: number;
   /** Merchant interface requests per organization per minute (sliding). */
   merchantRequestsPerMinute: number;
+  /**
+   * Webhooks may go to loopback, private and other internal addresses: for development
+   * and the sandbox's local receivers, never for merchants on a shared deployment.
+   */
+  webhookAllowPrivate: boolean;
 }
 
 export interface TwilioSettings {
@@ -96,6 +101,10 @@ const EnvSchema = z
     SWEEP_INTERVAL_MS: whole(10, 3_600_000).default(15_000),
     DB_POOL_SIZE: whole(1, 1000).default(20),
     MERCHANT_REQUESTS_PER_MINUTE: whole(1, 10_000_000).default(1200),
+    WEBHOOK_ALLOW_PRIVATE: z
+      .enum(['true', 'false'], 'must be true or false')
+      .default('false')
+      .transform((v) => v === 'true'),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_TRANSPORT === 'twilio') {
@@ -168,5 +177,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     dbPoolSize: e.DB_POOL_SIZE,
     merchantRequestsPerMinute: e.MERCHANT_REQUESTS_PER_MINUTE,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
   };
 }

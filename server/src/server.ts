@@ -28,6 +28,7 @@ export interface RunningServer {
   port: number;
   sql: Sql;
   logger: Logger;
+  config: ServerConfig;
   /** Runs the SMS and webhook deliveries once, now, and waits for them to finish. */
   deliverNow(): Promise<void>;
   close(): Promise<void>;
@@ -77,7 +78,9 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const pollers: Poller[] = [];
   const sms = startPoller('sms', 1000, logger, () => deliverDue(sql, smsPolicy, logger));
   pollers.push(sms);
-  const webhookPolicy = webhookChannel(sql);
+  const webhookPolicy = webhookChannel(sql, {
+    destination: { allowPrivate: config.webhookAllowPrivate },
+  });
   const webhooks = startPoller('webhooks', 1000, logger, () =>
     deliverDue(sql, webhookPolicy, logger),
   );
@@ -131,6 +134,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     port,
     sql,
     logger,
+    config,
     deliverNow: async () => {
       await Promise.all([sms.runNow(), webhooks.runNow()]);
     },

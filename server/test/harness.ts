@@ -82,6 +82,8 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
     smsTransport: `file:${smsFile}`,
     logLevel: 'silent',
     dbPoolSize: 10,
+    // The tests' webhook receivers listen on loopback.
+    webhookAllowPrivate: true,
     ...overrides,
   });
   const { sql } = server;

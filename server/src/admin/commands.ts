@@ -1,7 +1,8 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Sql } from '../db/connect';
 import { hashSecret, newSecret } from '../domain/secrets';
-import { createEndpoint, webhookUrlProblem } from '../webhooks/endpoints';
+import type { DestinationPolicy } from '../webhooks/address';
+import { createEndpoint, endpointUrlProblem } from '../webhooks/endpoints';
 import { parseDoorSpec, type DoorSpec } from './doorSpec';
 
 /** A failure the operator can act on: printed as is, without a stack. */
@@ -23,9 +24,17 @@ export async function createOrganization(sql: Sql, name: string) {
   });
 }
 
-/** Adds a webhook endpoint (Standard Webhooks); its secret is printed once, here. */
-export async function setOrganizationWebhook(sql: Sql, orgId: string, url: string) {
-  const problem = webhookUrlProblem(url);
+/**
+ * Adds a webhook endpoint (Standard Webhooks); its secret is printed once, here. The URL
+ * must point to a public address unless the policy allows internal ones.
+ */
+export async function setOrganizationWebhook(
+  sql: Sql,
+  orgId: string,
+  url: string,
+  destination: DestinationPolicy,
+) {
+  const problem = await endpointUrlProblem(url, destination);
   if (problem) throw new AdminError(`--url ${problem}`);
   const [org] = await sql<{ id: string }[]>`select id from organizations where id = ${orgId}`;
   const endpoint = await createEndpoint(sql, one(org, 'organization').id, { url });

@@ -2,6 +2,7 @@
  * Every operator command: its words, options (each with what it means) and what it does.
  * Help, parsing and the "which option is missing" errors all come from this one table.
  */
+import type { ServerConfig } from '../config';
 import type { Sql } from '../db/connect';
 import * as admin from './commands';
 import * as query from './queries';
@@ -24,7 +25,8 @@ export interface CommandSpec {
   /** What it prints, for the help. */
   prints: string;
   options: OptionSpec[];
-  run: (sql: Sql, o: Options) => Promise<object>;
+  /** `config`: the server's settings, for the commands whose rules depend on them. */
+  run: (sql: Sql, o: Options, config: ServerConfig) => Promise<object>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -114,8 +116,10 @@ export const COMMANDS: CommandSpec[] = [
     options: [ORG, { name: 'url', value: 'URL', help: 'an http(s) URL', required: true }],
     // decisions.md's shape with the endpoint's id added (docs/webhooks.md promises it):
     // rotating, enabling or deleting the endpoint needs it.
-    run: (sql, o) =>
-      admin.setOrganizationWebhook(sql, id(o, 'org', 'pnpm admin org list'), got(o, 'url')),
+    run: (sql, o, config) =>
+      admin.setOrganizationWebhook(sql, id(o, 'org', 'pnpm admin org list'), got(o, 'url'), {
+        allowPrivate: config.webhookAllowPrivate,
+      }),
   },
   {
     name: 'org rotate-key',

@@ -126,10 +126,11 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   const databaseUrl = env.DATABASE_URL || undefined;
   try {
     const { values, table: asTable } = parse(command, argv.slice(2));
-    const { sql, embedded } = await openDatabase({ ...loadConfig(env), dbPoolSize: 2 });
+    const config = loadConfig(env);
+    const { sql, embedded } = await openDatabase({ ...config, dbPoolSize: 2 });
     try {
       await migrate(sql);
-      const result = await command.run(sql, values);
+      const result = await command.run(sql, values, config);
       io.out((asTable ? table(result) : JSON.stringify(result)) + '\n');
       return 0;
     } finally {

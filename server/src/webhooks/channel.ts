@@ -1,6 +1,8 @@
 import type { Sql } from '../db/connect';
 import { DeliveryError, type ChannelPolicy } from '../outbox/outbox';
+import { RefusedDestination } from './address';
 import type { QueuedWebhook } from './events';
+import { DEFAULT_SEND_TIMEOUTS, postWebhook, type SendOptions } from './send';
 import { HEADERS, signatureHeader } from './signature';
 
 /**
@@ -81,9 +83,15 @@ async function disableEndpoint(
  * Delivers one event to one endpoint the Standard Webhooks way, signed with the current
  * secret and, while a rotation rolls over, the previous one too. Any answer but 2xx (a
  * redirect included) is a failure and is retried on the schedule; 429 and 503 are retried
- * after their Retry-After; 410 Gone disables the endpoint.
+ * after their Retry-After; 410 Gone disables the endpoint. Only to an address the
+ * destination policy allows (address.ts): a refused one is a failure like any other,
+ * retried on the schedule, and nothing is sent to it.
  */
-export function webhookChannel(sql: Sql): ChannelPolicy<QueuedWebhook, Map<string, Target>> {
+export function webhookChannel(
+  sql: Sql,
+  options: Pick<SendOptions, 'destination'> & Partial<SendOptions>,
+): ChannelPolicy<QueuedWebhook, Map<string, Target>> {
+  const send: SendOptions = { ...DEFAULT_SEND_TIMEOUTS, ...options };
   return {
     channel: 'webhook',
     maxAttempts: RETRY_SCHEDULE_SECONDS.length + 1,
@@ -101,21 +109,26 @@ export function webhookChannel(sql: Sql): ChannelPolicy<QueuedWebhook, Map<strin
       if (target.disabled_at) throw new DeliveryError('endpoint disabled', { permanent: true });
       const timestamp = Math.floor(Date.now() / 1000);
       const secrets = [target.secret, ...(target.previous_secret ? [target.previous_secret] : [])];
-      const response = await fetch(target.url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(10_000),
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'ParcelLocker-Webhooks/1.0',
-          [HEADERS.id]: event_id,
-          [HEADERS.timestamp]: String(timestamp),
-          [HEADERS.signature]: signatureHeader(secrets, event_id, timestamp, target.body),
-        },
-        body: target.body,
-      });
-      await response.body?.cancel();
-      const { status } = response;
+      let answer;
+      try {
+        answer = await postWebhook(
+          target.url,
+          {
+            'content-type': 'application/json',
+            'user-agent': 'ParcelLocker-Webhooks/1.0',
+            [HEADERS.id]: event_id,
+            [HEADERS.timestamp]: String(timestamp),
+            [HEADERS.signature]: signatureHeader(secrets, event_id, timestamp, target.body),
+          },
+          target.body,
+          send,
+        );
+      } catch (error) {
+        if (error instanceof RefusedDestination)
+          throw new DeliveryError(`address refused: ${error.message}`);
+        throw error;
+      }
+      const { status } = answer;
       if (status >= 200 && status <= 299) return;
       const reason = `endpoint answered ${status}`;
       if (status === 410) {
@@ -123,9 +136,7 @@ export function webhookChannel(sql: Sql): ChannelPolicy<QueuedWebhook, Map<strin
         throw new DeliveryError(reason, { permanent: true });
       }
       const wait =
-        status === 429 || status === 503
-          ? retryAfterSeconds(response.headers.get('retry-after'))
-          : undefined;
+        status === 429 || status === 503 ? retryAfterSeconds(answer.retryAfter ?? null) : undefined;
       throw new DeliveryError(reason, wait === undefined ? {} : { retryAfterSeconds: wait });
     },
   };

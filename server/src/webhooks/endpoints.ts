@@ -1,5 +1,6 @@
 import { hasUnstorableCharacters } from '@locker/shared';
 import type { Sql } from '../db/connect';
+import { destinationProblem, type DestinationPolicy } from './address';
 import { newWebhookSecret } from './signature';
 
 /** How long the old secret keeps signing after a rotation, unless the caller says. */
@@ -45,6 +46,14 @@ export function webhookUrlProblem(url: string): string | undefined {
     return 'must be an absolute http(s) URL';
   if (parsed.username || parsed.password) return 'must not carry credentials';
   return undefined;
+}
+
+/** `webhookUrlProblem`, then whether its host is an address webhooks may go to. */
+export async function endpointUrlProblem(
+  url: string,
+  destination: DestinationPolicy,
+): Promise<string | undefined> {
+  return webhookUrlProblem(url) ?? (await destinationProblem(new URL(url), destination));
 }
 
 export async function createEndpoint(
