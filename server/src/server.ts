@@ -16,6 +16,7 @@ import { pruneIdempotencyKeys } from './merchant/idempotency';
 import { sendStorageNotices } from './notices/storage';
 import { pruneMerchantRateWindows } from './merchant/rateLimit';
 import { webhookChannel } from './webhooks/channel';
+import { startWebhookDispatcher } from './webhooks/dispatcher';
 import {
   listenForAuthChanges,
   noteCommittedVersion,
@@ -81,9 +82,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const webhookPolicy = webhookChannel(sql, {
     destination: { allowPrivate: config.webhookAllowPrivate },
   });
-  const webhooks = startPoller('webhooks', 1000, logger, () =>
-    deliverDue(sql, webhookPolicy, logger),
-  );
+  // Not in batches like the SMS: each delivery on its own, fair across endpoints.
+  const webhooks = startWebhookDispatcher(sql, webhookPolicy, logger);
   pollers.push(webhooks);
   pollers.push(
     startPoller('liveness', config.sweepIntervalMs, logger, async () => {

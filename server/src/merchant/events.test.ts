@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Services } from '../services';
 import { client, useTestServer, waitFor } from '../../test/harness';
 import { useWebhookReceiver } from '../../test/receiver';
-import { listEvents } from './events';
+import { listEvents, REDELIVERY_LIMITS } from './events';
 
 const stack = useTestServer();
 const hook = useWebhookReceiver();
@@ -233,6 +233,67 @@ describe('events API and webhook catch-up', () => {
     expect((await other.api.post(`/api/v1/events/${eventId}/redeliver`)).status).toBe(404);
     expect((await other.api.post('/api/v1/events/nope/redeliver')).status).toBe(404);
   });
+});
+
+it('caps redeliveries per event (5 a day) and per organization (20 a minute): 429 problem with Retry-After, nothing queued', async () => {
+  const scene = await merchantScene();
+  await subscribe(scene.api);
+  const { shipment } = await scene.deposit();
+  const [model] = await stack.sql<{ body: string }[]>`
+      select body from events where shipment_id = ${shipment.id}`;
+  const queued = async () => {
+    const [n] = await stack.sql<{ n: number }[]>`
+        select count(*)::int as n from outbox
+         where channel = 'webhook' and organization_id = ${scene.org.id}`;
+    return n!.n;
+  };
+  const eventId = JSON.parse(model!.body).id as string;
+  for (let i = 0; i < REDELIVERY_LIMITS.perEvent; i++)
+    expect((await scene.api.post(`/api/v1/events/${eventId}/redeliver`)).status).toBe(202);
+  const before = await queued();
+  const refused = await scene.api.post(`/api/v1/events/${eventId}/redeliver`);
+  expect(refused.status).toBe(429);
+  expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(refused.body).toMatchObject({
+    type: 'https://parcel-locker.dev/problems/rate_limited',
+    status: 429,
+    code: 'rate_limited',
+    detail: expect.stringMatching(
+      /^At most 5 redeliveries of one event a day: try again in \d+ s\.$/,
+    ),
+  });
+  const wait = Number(refused.headers.get('retry-after'));
+  expect(wait).toBeGreaterThan(86_000);
+  expect(wait).toBeLessThanOrEqual(86_400);
+  expect(await queued()).toBe(before);
+
+  // Other events of the organization: 20 in a minute, counting the 5 above.
+  const others = [];
+  for (let i = 0; i < REDELIVERY_LIMITS.perMinute; i++) {
+    const id = randomUUID();
+    await stack.sql`
+        insert into events (id, organization_id, shipment_id, type, body)
+        values (${id}, ${scene.org.id}, ${shipment.id}, 'shipment.ready_for_pickup',
+                ${JSON.stringify({ ...JSON.parse(model!.body), id })})`;
+    others.push(id);
+  }
+  const statuses = [];
+  for (const id of others)
+    statuses.push((await scene.api.post(`/api/v1/events/${id}/redeliver`)).status);
+  const allowed = REDELIVERY_LIMITS.perMinute - REDELIVERY_LIMITS.perEvent;
+  expect(statuses).toEqual([
+    ...Array(allowed).fill(202),
+    ...Array(REDELIVERY_LIMITS.perMinute - allowed).fill(429),
+  ]);
+  const minute = await scene.api.post(`/api/v1/events/${others.at(-1)}/redeliver`);
+  expect(minute.body.detail).toMatch(/^At most 20 redeliveries a minute: try again in \d+ s\.$/);
+  expect(Number(minute.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+  // Another organization is not held by this one's caps.
+  const other = await merchantScene();
+  const { shipment: theirs } = await other.deposit();
+  const [their] = await stack.sql<{ id: string }[]>`
+      select id from events where shipment_id = ${theirs.id}`;
+  expect((await other.api.post(`/api/v1/events/${their!.id}/redeliver`)).status).toBe(202);
 });
 
 describe('webhook endpoints API', () => {

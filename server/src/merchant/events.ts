@@ -66,6 +66,18 @@ export function listEvents({ sql }: Services): Middleware {
   };
 }
 
+/**
+ * Redeliveries are capped, so nobody queues deliveries faster than endpoints can take
+ * them: each one is up to 10 deliveries (one per endpoint), and a flood of them to
+ * endpoints that hang was how one merchant stalled everybody's webhooks.
+ */
+export const REDELIVERY_LIMITS = {
+  /** Redeliveries of one event in 24 hours. */
+  perEvent: 5,
+  /** Redeliveries of one organization in a minute (sliding, exact). */
+  perMinute: 20,
+};
+
 /** POST /events/{id}/redeliver: queues the event again to every enabled endpoint. */
 export function redeliverEvent({ sql, nudge }: Services): Middleware {
   return async (ctx) => {
@@ -77,7 +89,50 @@ export function redeliverEvent({ sql, nudge }: Services): Middleware {
             select id, type from events where id = ${id} and organization_id = ${orgId}`
         : [];
     if (!event) throw problem.notFound('No such event.');
-    const endpointIds = await queueDeliveries(sql, orgId, event.id, event.type);
+    const { perEvent, perMinute } = REDELIVERY_LIMITS;
+    const endpointIds = await sql.begin(async (tx) => {
+      // One organization's redeliveries judged one at a time: the caps hold exactly.
+      await tx`select pg_advisory_xact_lock(hashtextextended(${`redeliver ${orgId}`}, 0))`;
+      // Seconds until the oldest of the last `cap` in the window slides out, when `cap`
+      // are in it; null when there is room.
+      const [waits] = await tx<{ event_wait: number | null; minute_wait: number | null }[]>`
+        select
+          (select ceil(extract(epoch from min(at) + interval '1 day' - now()))::int
+             from (select at from webhook_redeliveries
+                    where event_id = ${event.id} and at > now() - interval '1 day'
+                    order by at desc limit ${perEvent}) recent
+           having count(*) >= ${perEvent}) as event_wait,
+          (select ceil(extract(epoch from min(at) + interval '1 minute' - now()))::int
+             from (select at from webhook_redeliveries
+                    where organization_id = ${orgId} and at > now() - interval '1 minute'
+                    order by at desc limit ${perMinute}) recent
+           having count(*) >= ${perMinute}) as minute_wait`;
+      if (waits?.event_wait != null) {
+        const wait = Math.max(1, waits.event_wait);
+        throw new ProblemError(
+          'rate_limited',
+          `At most ${perEvent} redeliveries of one event a day: try again in ${wait} s.`,
+          undefined,
+          { 'Retry-After': String(wait) },
+        );
+      }
+      if (waits?.minute_wait != null) {
+        const wait = Math.max(1, waits.minute_wait);
+        throw new ProblemError(
+          'rate_limited',
+          `At most ${perMinute} redeliveries a minute: try again in ${wait} s.`,
+          undefined,
+          { 'Retry-After': String(wait) },
+        );
+      }
+      await tx`
+        with gone as (
+          delete from webhook_redeliveries
+           where organization_id = ${orgId} and at < now() - interval '1 day')
+        insert into webhook_redeliveries (organization_id, event_id)
+        values (${orgId}, ${event.id})`;
+      return queueDeliveries(tx, orgId, event.id, event.type);
+    });
     nudge.webhooks();
     const body: Redelivery = { event_id: event.id, endpoint_ids: endpointIds };
     ctx.status = 202;
