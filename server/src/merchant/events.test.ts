@@ -44,6 +44,18 @@ async function catchUp(api: ReturnType<typeof client>, after?: string, limit = 2
 }
 
 /**
+ * `catchUp` until `count` events are listed, as a receiver polling would: an event is
+ * listed once every write that began before it (in any database of the cluster, other
+ * test files' included) has ended.
+ */
+function caughtUp(api: ReturnType<typeof client>, count: number, after?: string) {
+  return waitFor(async () => {
+    const caught = await catchUp(api, after);
+    return caught.events.length >= count ? caught : undefined;
+  });
+}
+
+/**
  * Due now, once every attempt in flight has ended: an attempt's lease made due while it is
  * still being sent would be claimed again and sent twice.
  */
@@ -67,7 +79,7 @@ describe('events API and webhook catch-up', () => {
     const ids = parcels.map((p) => p.shipment.id);
 
     // Pulled while the endpoint is still down: all four, oldest first, across pages.
-    const { events, cursor } = await catchUp(scene.api);
+    const { events, cursor } = await caughtUp(scene.api, 4);
     expect(events.map((e) => `${e.type}:${e.data.shipment.id}`)).toEqual([
       `shipment.ready_for_pickup:${ids[0]}`,
       `shipment.ready_for_pickup:${ids[1]}`,
@@ -109,7 +121,7 @@ describe('events API and webhook catch-up', () => {
   it('never lists an event before an earlier-started write of the organization has committed, and never skips that one', async () => {
     const scene = await merchantScene();
     const { shipment: first } = await scene.deposit();
-    const start = (await catchUp(scene.api)).cursor;
+    const start = (await caughtUp(scene.api, 1)).cursor;
     // A write that began before the next deposit and is still running: its event is
     // ordered first, so the deposit's own event must wait for it.
     const slow = await stack.sql.reserve();
@@ -126,7 +138,7 @@ describe('events API and webhook catch-up', () => {
       const whileOpen = await scene.api.get(`/api/v1/events?after=${start}`);
       expect(whileOpen.body).toEqual({ data: [], has_more: false, next_after: start });
       await slow`commit`;
-      const { events } = await catchUp(scene.api, start);
+      const { events } = await caughtUp(scene.api, 2, start);
       expect(events.map((e) => e.id)).toEqual([slowId, expect.any(String)]);
       expect(events[1]!.data.shipment.id).toBe(second.id);
     } finally {
@@ -138,6 +150,7 @@ describe('events API and webhook catch-up', () => {
   it('answers what is settled with one read while another write stays open, without polling for it', async () => {
     const scene = await merchantScene();
     const { shipment: first } = await scene.deposit();
+    await caughtUp(scene.api, 1);
     // Anybody's write, left open by the test: every event after it waits for its end.
     const open = await stack.sql.reserve();
     try {
@@ -170,10 +183,10 @@ describe('events API and webhook catch-up', () => {
       const whileOpen = await scene.api.get('/api/v1/events');
       expect(whileOpen.body).toEqual(ctx.body);
       await open`commit`;
-      const after = await scene.api.get(`/api/v1/events?after=${page.next_after}`);
-      expect(
-        EventListSchema.parse(after.body).data.map((e) => `${e.type}:${e.data.shipment.id}`),
-      ).toEqual([`shipment.ready_for_pickup:${second.id}`]);
+      const { events } = await caughtUp(scene.api, 1, page.next_after!);
+      expect(events.map((e) => `${e.type}:${e.data.shipment.id}`)).toEqual([
+        `shipment.ready_for_pickup:${second.id}`,
+      ]);
     } finally {
       await open`rollback`.catch(() => {});
       open.release();
@@ -185,11 +198,12 @@ describe('events API and webhook catch-up', () => {
     const theirs = await merchantScene();
     await mine.collected();
     await theirs.deposit();
+    await caughtUp(mine.api, 2);
     const collected = await mine.api.get('/api/v1/events?type=shipment.collected');
     expect(collected.body.data.map((e: { type: string }) => e.type)).toEqual([
       'shipment.collected',
     ]);
-    const [theirEvent] = (await theirs.api.get('/api/v1/events')).body.data;
+    const theirEvent = (await caughtUp(theirs.api, 1)).events[0]!;
     for (const [query, field] of [
       ['limit=0', 'limit'],
       ['limit=101', 'limit'],
