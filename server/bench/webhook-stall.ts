@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { createOrganization, createStation, setOrganizationWebhook } from '../src/admin/commands';
 import { registerShipment } from '../src/shipments/register';
 import { queueDeliveries } from '../src/webhooks/events';
+import { DEVELOPMENT_KEYRING } from '../src/webhooks/secretKeys';
 import { bearer, benchDatabase, benchServer } from './harness';
 
 const ATTACK_CALLS = 150;
@@ -68,7 +69,8 @@ async function main() {
               values (${id}, ${organizationId}, ${shipment!.id}, 'shipment.ready_for_pickup', ${body})`;
     return id;
   };
-  const local = { allowPrivate: true };
+  // The bench's server runs with the development key (WEBHOOK_SECRET_KEYS unset).
+  const local = { allowPrivate: true, keyring: DEVELOPMENT_KEYRING };
   const attacker = await createOrganization(sql, 'Attacker');
   for (let i = 0; i < 10; i++)
     await setOrganizationWebhook(sql, attacker.id, `${tarpit.url}/hooks/${i}`, local);

@@ -87,11 +87,13 @@ describe('server settings', () => {
     const message = problem({ NODE_ENV: 'production' });
     expect(message).toMatch(/PICKUP_CODE_SECRET must be set to a secret of your own/);
     expect(message).toMatch(/SMS_TRANSPORT must not be console with NODE_ENV=production/);
+    expect(message).toMatch(/WEBHOOK_SECRET_KEYS must be set with NODE_ENV=production/);
     expect(
       loadConfig({
         NODE_ENV: 'production',
         PICKUP_CODE_SECRET: 'a-long-production-secret-value',
         SMS_TRANSPORT: 'file:/var/log/sms.jsonl',
+        WEBHOOK_SECRET_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
       }).production,
     ).toBe(true);
   });

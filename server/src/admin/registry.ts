@@ -119,7 +119,16 @@ export const COMMANDS: CommandSpec[] = [
     run: (sql, o, config) =>
       admin.setOrganizationWebhook(sql, id(o, 'org', 'pnpm admin org list'), got(o, 'url'), {
         allowPrivate: config.webhookAllowPrivate,
+        keyring: config.webhookSecretKeys,
       }),
+  },
+  {
+    name: 'webhooks rotate-key',
+    summary:
+      'encrypts every webhook signing secret again under the first key of WEBHOOK_SECRET_KEYS (then the others can go)',
+    prints: '{"keyId","reencrypted"}',
+    options: [],
+    run: (sql, _o, config) => admin.reencryptWebhookSecrets(sql, config.webhookSecretKeys),
   },
   {
     name: 'org rotate-key',

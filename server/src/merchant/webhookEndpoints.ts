@@ -51,7 +51,7 @@ export function createWebhookEndpoint({ sql, config }: Services): Middleware {
         },
       ]);
     }
-    const created = await createEndpoint(sql, orgId, input);
+    const created = await createEndpoint(sql, orgId, input, config.webhookSecretKeys);
     ctx.status = 201;
     ctx.set('Location', `/api/v1/webhooks/${created.id}`);
     ctx.body = created;
@@ -65,7 +65,7 @@ export function listWebhookEndpoints({ sql }: Services): Middleware {
 }
 
 /** POST /webhooks/{id}/rotate-secret: the old secret signs beside the new for a while. */
-export function rotateWebhookSecret({ sql }: Services): Middleware {
+export function rotateWebhookSecret({ sql, config }: Services): Middleware {
   return async (ctx) => {
     const id = endpointId(ctx);
     const sent = await readJson(ctx);
@@ -79,6 +79,7 @@ export function rotateWebhookSecret({ sql }: Services): Middleware {
       ctx.state.organization.id,
       id,
       input.rollover_hours,
+      config.webhookSecretKeys,
     );
     if (!rotated) throw problem.notFound('No such webhook endpoint.');
     ctx.body = rotated;

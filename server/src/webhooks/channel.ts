@@ -2,6 +2,7 @@ import type { Sql } from '../db/connect';
 import { DeliveryError, type ChannelPolicy } from '../outbox/outbox';
 import { RefusedDestination } from './address';
 import type { QueuedWebhook } from './events';
+import { openSecret, UnknownSecretKey, type Keyring } from './secretKeys';
 import { DEFAULT_SEND_TIMEOUTS, postWebhook, type SendOptions } from './send';
 import { HEADERS, signatureHeader } from './signature';
 
@@ -33,8 +34,11 @@ export function retryAfterSeconds(value: string | null, now = Date.now()): numbe
 
 interface Target {
   url: string;
+  /** Encrypted, under the key named beside it (secretKeys.ts). */
   secret: string;
+  secret_key_id: string | null;
   previous_secret: string | null;
+  previous_secret_key_id: string | null;
   disabled_at: Date | null;
   body: string;
 }
@@ -45,8 +49,9 @@ async function targetsOf(sql: Sql, deliveries: QueuedWebhook[]): Promise<Map<str
   if (wanted.length === 0) return new Map();
   const rows = await sql<(Target & { key: string })[]>`
     select x.endpoint_id || ' ' || x.event_id as key,
-           w.url, w.secret, w.disabled_at, e.body,
-           case when w.previous_secret_until > now() then w.previous_secret end as previous_secret
+           w.url, w.secret, w.secret_key_id, w.disabled_at, e.body,
+           case when w.previous_secret_until > now() then w.previous_secret end as previous_secret,
+           w.previous_secret_key_id
       from unnest(${wanted.map((d) => d.endpoint_id!)}::uuid[],
                   ${wanted.map((d) => d.event_id)}::uuid[]) as x(endpoint_id, event_id)
       join webhook_endpoints w on w.id = x.endpoint_id
@@ -89,9 +94,29 @@ async function disableEndpoint(
  */
 export function webhookChannel(
   sql: Sql,
-  options: Pick<SendOptions, 'destination'> & Partial<SendOptions>,
+  options: Pick<SendOptions, 'destination'> & Partial<SendOptions> & { keyring: Keyring },
 ): ChannelPolicy<QueuedWebhook, Map<string, Target>> {
-  const send: SendOptions = { ...DEFAULT_SEND_TIMEOUTS, ...options };
+  const { keyring, ...sendOptions } = options;
+  const send: SendOptions = { ...DEFAULT_SEND_TIMEOUTS, ...sendOptions };
+  /** The secrets in force, opened; a key the keyring lacks fails the attempt, retried. */
+  const secretsOf = (endpointId: string, target: Target): string[] => {
+    try {
+      return [
+        openSecret(keyring, endpointId, { ciphertext: target.secret, keyId: target.secret_key_id }),
+        ...(target.previous_secret
+          ? [
+              openSecret(keyring, endpointId, {
+                ciphertext: target.previous_secret,
+                keyId: target.previous_secret_key_id,
+              }),
+            ]
+          : []),
+      ];
+    } catch (error) {
+      if (error instanceof UnknownSecretKey) throw new DeliveryError(error.message);
+      throw error;
+    }
+  };
   return {
     channel: 'webhook',
     maxAttempts: RETRY_SCHEDULE_SECONDS.length + 1,
@@ -108,7 +133,7 @@ export function webhookChannel(
       if (!target) throw new DeliveryError('endpoint deleted', { permanent: true });
       if (target.disabled_at) throw new DeliveryError('endpoint disabled', { permanent: true });
       const timestamp = Math.floor(Date.now() / 1000);
-      const secrets = [target.secret, ...(target.previous_secret ? [target.previous_secret] : [])];
+      const secrets = secretsOf(endpoint_id!, target);
       let answer;
       try {
         answer = await postWebhook(

@@ -8,7 +8,7 @@ const stack = useTestServer();
 // Closed before the server (hooks run in reverse), so no delivery is left hanging on them.
 const tarpit = useWebhookReceiver();
 const victim = useWebhookReceiver();
-const LOCAL = { allowPrivate: true };
+const local = () => ({ allowPrivate: true, keyring: stack.server.config.webhookSecretKeys });
 
 describe('webhook delivery is fair across endpoints', () => {
   it('another organization’s webhook arrives in under a second while ten endpoints hang on 150 redeliveries', async () => {
@@ -16,7 +16,7 @@ describe('webhook delivery is fair across endpoints', () => {
     // The attacker: ten endpoints that accept the connection and never answer.
     const attacker = await stack.scene('1:S');
     for (let i = 0; i < 10; i++)
-      await setOrganizationWebhook(stack.sql, attacker.org.id, `${tarpit.url}/${i}`, LOCAL);
+      await setOrganizationWebhook(stack.sql, attacker.org.id, `${tarpit.url}/${i}`, local());
     const { shipment } = await attacker.deposit();
     const [event] = await stack.sql<{ id: string }[]>`
       select id from events where shipment_id = ${shipment.id}`;
@@ -36,7 +36,7 @@ describe('webhook delivery is fair across endpoints', () => {
 
     // Meanwhile, another organization's parcels: each webhook within a second.
     const other = await stack.scene('1:S,2:S,3:S,4:S,5:S');
-    await setOrganizationWebhook(stack.sql, other.org.id, victim.url, LOCAL);
+    await setOrganizationWebhook(stack.sql, other.org.id, victim.url, local());
     const delays: number[] = [];
     for (let i = 0; i < 5; i++) {
       const started = Date.now();

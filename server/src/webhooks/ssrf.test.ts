@@ -5,6 +5,7 @@ import { client, useTestServer, waitFor } from '../../test/harness';
 import { webhookReceiver, type WebhookReceiver } from '../../test/receiver';
 import { checkedAddresses, RefusedDestination, type Resolve } from './address';
 import { webhookChannel } from './channel';
+import { DEVELOPMENT_KEYRING } from './secretKeys';
 import type { QueuedWebhook } from './events';
 
 // A deployment as production runs it: WEBHOOK_ALLOW_PRIVATE unset.
@@ -151,11 +152,22 @@ describe('webhook destinations: only public addresses', () => {
       new Map([
         [
           'w e',
-          { url, secret: 'whsec_dGVzdA==', previous_secret: null, disabled_at: null, body: '{}' },
+          {
+            url,
+            secret: 'whsec_dGVzdA==',
+            secret_key_id: null,
+            previous_secret: null,
+            previous_secret_key_id: null,
+            disabled_at: null,
+            body: '{}',
+          },
         ],
       ]);
     const resolve = fakeDns({ ...DNS, 'hooks.shop.test': ['127.0.0.1'] });
-    const strict = webhookChannel(stack.sql, { destination: { allowPrivate: false, resolve } });
+    const strict = webhookChannel(stack.sql, {
+      destination: { allowPrivate: false, resolve },
+      keyring: DEVELOPMENT_KEYRING,
+    });
     const before = hook.attempts();
     for (const host of [
       ...INTERNAL_HOSTS.map((h) => `${h}:${port}`),
@@ -172,7 +184,10 @@ describe('webhook destinations: only public addresses', () => {
     // address it answered: the socket took that answer, with one resolution per delivery.
     hook.state.answer = { status: 204 };
     try {
-      const local = webhookChannel(stack.sql, { destination: { allowPrivate: true, resolve } });
+      const local = webhookChannel(stack.sql, {
+        destination: { allowPrivate: true, resolve },
+        keyring: DEVELOPMENT_KEYRING,
+      });
       resolve.calls.length = 0;
       await local.deliver(message, target(`http://hooks.shop.test:${port}/hooks`));
       expect(hook.attempts()).toBe(before + 1);

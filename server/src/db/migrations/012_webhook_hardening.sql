@@ -10,3 +10,11 @@ create table webhook_redeliveries (
 );
 create index webhook_redeliveries_organization on webhook_redeliveries (organization_id, at);
 create index webhook_redeliveries_event on webhook_redeliveries (event_id, at);
+
+-- Webhook signing secrets are encrypted at rest (AES-256-GCM, webhooks/secretKeys.ts): a
+-- secret column holds the base64 ciphertext made with the key named beside it. A null key
+-- id: still in clear, as every secret before this migration; the server encrypts those as
+-- it starts (it has the key, SQL does not), and `pnpm admin webhooks rotate-key` too.
+alter table webhook_endpoints
+  add column secret_key_id text,
+  add column previous_secret_key_id text;
