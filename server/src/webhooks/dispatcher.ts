@@ -20,9 +20,11 @@ export interface DispatchLimits {
   pollMs: number;
 }
 
+// Sockets waiting on receivers, not threads: many can be in flight, so endpoints that hang
+// (10 s at most each) fill the slots only if there are more than a hundred of them.
 export const DEFAULT_DISPATCH_LIMITS: DispatchLimits = {
   perEndpoint: 2,
-  inFlight: 64,
+  inFlight: 256,
   pollMs: 1000,
 };
 
@@ -47,6 +49,8 @@ export function startWebhookDispatcher<C>(
   const inFlight = new Set<Promise<void>>();
   let claiming: Promise<void> | undefined;
   let again = false;
+  /** The last claim took all it could: more may be due behind it. */
+  let saturated = false;
   let stopped = false;
   const outcomes: Outcome[] = [];
   let writing: Promise<void> | undefined;
@@ -55,7 +59,10 @@ export function startWebhookDispatcher<C>(
 
   async function claimOnce(): Promise<void> {
     const free = limits.inFlight - inFlight.size;
-    if (free <= 0) return;
+    if (free <= 0) {
+      saturated = true;
+      return;
+    }
     const busyEndpoints = [...busy.keys()];
     // Ranked per endpoint, counting what is already in flight to it, and picked by rank;
     // only then locked, by id, each row checked again to be still due: one another
@@ -89,6 +96,7 @@ export function startWebhookDispatcher<C>(
             and delivered_at is null and failed_at is null and next_attempt_at <= now()
             for update skip locked)
       returning o.id, o.organization_id, o.shipment_id, o.payload, o.attempts`;
+    saturated = claimed.length === free;
     if (claimed.length === 0) return;
     const prepared = (policy.prepare ? await policy.prepare(claimed) : undefined) as C;
     for (const message of claimed) start(message, prepared);
@@ -109,12 +117,15 @@ export function startWebhookDispatcher<C>(
         log.error({ err: error, outbox_id: message.id }, 'webhook delivery failed unexpectedly');
       },
     );
+    // A freed slot is claimed again at once where work may be waiting for it: behind a
+    // full claim, or behind this endpoint's cap. Anything else comes with a nudge (a
+    // commit that queued it) or the next poll (a retry falling due).
     const release = () => {
-      const left = busy.get(endpoint)! - 1;
-      if (left > 0) busy.set(endpoint, left);
+      const held = busy.get(endpoint)!;
+      if (held > 1) busy.set(endpoint, held - 1);
       else busy.delete(endpoint);
       inFlight.delete(delivery);
-      claim();
+      if (saturated || held >= limits.perEndpoint) claim();
     };
     inFlight.add(delivery);
   }

@@ -14,11 +14,19 @@ export interface SendOptions {
 export const DEFAULT_SEND_TIMEOUTS = { connectTimeoutMs: 3000, totalTimeoutMs: 10_000 };
 
 // Connections are kept for the next delivery to the same endpoint; each was opened to an
-// address that was checked when it was opened.
-const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
-};
+// address checked when it was opened, under one policy: each policy has its own.
+const agentsOf = new WeakMap<DestinationPolicy, { 'http:': http.Agent; 'https:': https.Agent }>();
+function agents(policy: DestinationPolicy) {
+  let found = agentsOf.get(policy);
+  if (!found) {
+    found = {
+      'http:': new http.Agent({ keepAlive: true }),
+      'https:': new https.Agent({ keepAlive: true }),
+    };
+    agentsOf.set(policy, found);
+  }
+  return found;
+}
 
 /** A delivery that did not get an answer in time: what a hanging receiver costs at most. */
 export class SendTimeout extends Error {
@@ -56,7 +64,7 @@ export async function postWebhook(
   return new Promise((resolve, reject) => {
     const request = (protocol === 'https:' ? https : http).request(url, {
       method: 'POST',
-      agent: agents[protocol],
+      agent: agents(options.destination)[protocol],
       lookup,
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
     });
