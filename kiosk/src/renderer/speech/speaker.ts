@@ -53,6 +53,7 @@ class Speaker {
     if (this.warmScheduled) return;
     this.warmScheduled = true;
     // The frame being drawn now is painted before a task queued from its callback runs.
+    // (A window not yet shown draws no frames: it warms when shown, or at the first touch.)
     requestAnimationFrame(() => setTimeout(() => this.startWarming(), 0));
   }
 
