@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { KioskDatabase } from './database';
 import type { ReportBody, ReportKind, TerminalClient } from './client';
 import type { QueuedAs } from './doorSteps';
@@ -45,6 +46,18 @@ export class ReportQueue {
     occurredAt: Date,
   ): number {
     return this.write(kind, body, occurredAt);
+  }
+
+  /**
+   * A door or cabinet event of the door supervision, given its id here, before it is on
+   * disk: a resend (after a crash) carries the same id, and the service records it once.
+   */
+  addEvent<K extends 'door_event' | 'cabinet_event'>(
+    kind: K,
+    body: Omit<ReportBody<K>, 'occurred_at' | 'eventId'>,
+    occurredAt: Date,
+  ): number {
+    return this.write(kind, { eventId: randomUUID(), ...body }, occurredAt);
   }
 
   /** `add` for a report decided elsewhere (doorSteps.ts). */

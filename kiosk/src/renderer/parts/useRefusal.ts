@@ -51,6 +51,12 @@ export function useRefusal(task: Task, supportPhone: string) {
           tone: 'error',
         };
         break;
+      case 'door_out_of_service':
+        message = {
+          text: t('supervision.doorOutOfService', { door: refusal.door, phone: supportPhone }),
+          tone: 'error',
+        };
+        break;
       case 'cabinet_full':
         message = {
           text:

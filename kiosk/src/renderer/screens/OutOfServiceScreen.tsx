@@ -3,7 +3,7 @@ import { QrCode } from '../parts/QrCode';
 import { Screen } from '../parts/Screen';
 
 export type OutOfServiceReason =
-  'service_unreachable' | 'terminal_refused' | 'controller_unreachable';
+  'service_unreachable' | 'terminal_refused' | 'controller_unreachable' | 'doors_untrusted';
 
 /**
  * One calm screen while the locker cannot serve anyone: the parcels are safe, here is
@@ -25,7 +25,11 @@ export function OutOfServiceScreen({
       help={false}
       info={
         <>
-          <p className="reason">{t(`outOfService.${reason}`)}</p>
+          <p className="reason">
+            {reason === 'doors_untrusted'
+              ? t('supervision.untrusted')
+              : t(`outOfService.${reason}`)}
+          </p>
           {phone && (
             <div className="support-contact">
               <QrCode phone={phone} label={t('help.qr')} />
