@@ -22,8 +22,9 @@ export interface QueueEvents {
 
 /**
  * The durable report queue. Every report to the service (door and return confirms, a
- * return taken out, a deposit undone, a door fault) is written here, with `occurred_at` =
- * when it happened (the door closed, the door failed), before it is sent, and leaves only
+ * return taken out, a deposit undone, a door fault, the door supervision's door and
+ * cabinet events) is written here, with `occurred_at` = when it happened (the door
+ * closed, the door failed, the door was seen open), before it is sent, and leaves only
  * when the service answered 200 (done) or 404 (done before). Anything else keeps it for
  * replay, in order, with backoff.
  */
