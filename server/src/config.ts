@@ -24,6 +24,25 @@ export interface ServerConfig {
   dbPoolSize: number;
   /** Merchant interface requests per organization per minute (sliding). */
   merchantRequestsPerMinute: number;
+  /** Operator sessions end after this long without a request... */
+  opsSessionIdleMinutes: number;
+  /** ...and this long after sign-in, whatever. */
+  opsSessionAbsoluteHours: number;
+  /** The session cookie's `Secure` flag (and `__Host-` name); on by default in production. */
+  opsCookieSecure: boolean;
+  /** Origins allowed to send unsafe requests to /ops/v1; empty: the request's own host. */
+  opsAllowedOrigins: string[];
+  /** Where the console is served, for the set-up link `operator create` prints. */
+  opsPublicUrl: string;
+  /** Operations webhook (alert events, Standard Webhooks); unset: none is sent. */
+  opsWebhookUrl: string | undefined;
+  opsWebhookSecret: string | undefined;
+  /** Encrypts operators' TOTP secrets; unset: derived from PICKUP_CODE_SECRET. */
+  operatorSecretKey: string | undefined;
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy you run). */
+  trustProxy: boolean;
+  /** The clock of operator sessions and TOTP; not a setting: tests move it. */
+  clock?: () => Date;
 }
 
 export interface TwilioSettings {
@@ -96,8 +115,51 @@ const EnvSchema = z
     SWEEP_INTERVAL_MS: whole(10, 3_600_000).default(15_000),
     DB_POOL_SIZE: whole(1, 1000).default(20),
     MERCHANT_REQUESTS_PER_MINUTE: whole(1, 10_000_000).default(1200),
+    OPS_SESSION_IDLE_MINUTES: whole(1, 24 * 60).default(30),
+    OPS_SESSION_ABSOLUTE_HOURS: whole(1, 24 * 7).default(12),
+    OPS_COOKIE_SECURE: z.enum(['true', 'false'], 'must be true or false').optional(),
+    OPS_ALLOWED_ORIGINS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim().replace(/\/$/, ''))
+          .filter(Boolean),
+      )
+      .refine(
+        (list) => list.every((o) => /^https?:\/\/[^/\s]+$/.test(o)),
+        'must be comma-separated origins, e.g. https://ops.example.com',
+      ),
+    OPS_PUBLIC_URL: z
+      .string()
+      .trim()
+      .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+      .optional(),
+    OPS_WEBHOOK_URL: z
+      .string()
+      .trim()
+      .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+      .optional(),
+    OPS_WEBHOOK_SECRET: z
+      .string()
+      .trim()
+      .regex(
+        /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/,
+        'must be a Standard Webhooks secret (whsec_ and base64)',
+      )
+      .optional(),
+    OPERATOR_SECRET_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+    TRUST_PROXY: z.enum(['true', 'false'], 'must be true or false').default('false'),
   })
   .superRefine((env, ctx) => {
+    if (env.OPS_WEBHOOK_URL && !env.OPS_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OPS_WEBHOOK_SECRET'],
+        message: 'is required with OPS_WEBHOOK_URL (it signs each delivery)',
+      });
+    }
     if (env.SMS_TRANSPORT === 'twilio') {
       for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
         if (!env[name])
@@ -137,7 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       const name = String(issue.path[0] ?? 'environment');
       const value = given[name];
       const shown =
-        value === undefined || /SECRET|TOKEN|PASSWORD|DATABASE_URL/.test(name)
+        value === undefined || /SECRET|TOKEN|PASSWORD|DATABASE_URL|KEY/.test(name)
           ? ''
           : ` (got "${value}")`;
       return `${name} ${issue.message}${shown}`;
@@ -168,5 +230,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     dbPoolSize: e.DB_POOL_SIZE,
     merchantRequestsPerMinute: e.MERCHANT_REQUESTS_PER_MINUTE,
+    opsSessionIdleMinutes: e.OPS_SESSION_IDLE_MINUTES,
+    opsSessionAbsoluteHours: e.OPS_SESSION_ABSOLUTE_HOURS,
+    opsCookieSecure:
+      e.OPS_COOKIE_SECURE === undefined
+        ? e.NODE_ENV === 'production'
+        : e.OPS_COOKIE_SECURE === 'true',
+    opsAllowedOrigins: e.OPS_ALLOWED_ORIGINS,
+    opsPublicUrl: (e.OPS_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    opsWebhookUrl: e.OPS_WEBHOOK_URL,
+    opsWebhookSecret: e.OPS_WEBHOOK_SECRET,
+    operatorSecretKey: e.OPERATOR_SECRET_KEY,
+    trustProxy: e.TRUST_PROXY === 'true',
   };
 }

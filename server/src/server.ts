@@ -22,6 +22,8 @@ import {
   TerminalAuthCache,
 } from './terminal/authCache';
 import { smsTransportFrom } from './sms/transports';
+import { AlertHub } from './alerts/stream';
+import { opsWebhookChannel, syncOpsWebhookTarget } from './alerts/webhook';
 
 export interface RunningServer {
   url: string;
@@ -64,6 +66,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const { url, sql, embedded } = await openDatabase(config);
   try {
     await migrate(sql);
+    await syncOpsWebhookTarget(sql, config);
   } catch (error) {
     await sql.end({ timeout: 1 });
     await embedded?.stop();
@@ -82,6 +85,15 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     deliverDue(sql, webhookPolicy, logger),
   );
   pollers.push(webhooks);
+  // Only an instance that knows the operations webhook delivers to it.
+  const opsWebhookPolicy = opsWebhookChannel(config);
+  const opsWebhooks = config.opsWebhookUrl
+    ? startPoller('ops-webhooks', 1000, logger, () => deliverDue(sql, opsWebhookPolicy, logger))
+    : undefined;
+  if (opsWebhooks) pollers.push(opsWebhooks);
+  const alertHub = new AlertHub(sql, logger);
+  // Every alert change (on any instance) is announced: the webhook leaves at once.
+  const stopAlertHub = await alertHub.start(() => opsWebhooks?.nudge());
   pollers.push(
     startPoller('liveness', config.sweepIntervalMs, logger, async () => {
       await markSilentTerminalsOffline(sql, logger, config.offlineAfterSeconds);
@@ -107,6 +119,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       if (committedVersion) authCache.noteVersion(stationId, BigInt(committedVersion));
       else await noteCommittedVersion(sql, authCache, stationId);
     },
+    alertHub,
   };
   const http = createHttpServer(createApp(services).callback(), logger);
   try {
@@ -118,6 +131,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   } catch (error) {
     // A taken port: leave nothing running behind the one-sentence error.
     await Promise.all(pollers.map((p) => p.stop()));
+    await stopAlertHub();
     await unlisten();
     await Promise.all([sql.end({ timeout: 1 }), softSql.end({ timeout: 1 })]);
     await embedded?.stop();
@@ -132,7 +146,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     sql,
     logger,
     deliverNow: async () => {
-      await Promise.all([sms.runNow(), webhooks.runNow()]);
+      await Promise.all([sms.runNow(), webhooks.runNow(), opsWebhooks?.runNow()]);
     },
     close: async () => {
       await new Promise<void>((resolve) => {
@@ -140,6 +154,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
         http.closeAllConnections();
       });
       await Promise.all(pollers.map((p) => p.stop()));
+      await stopAlertHub();
       await unlisten();
       await Promise.all([sql.end({ timeout: 5 }), softSql.end({ timeout: 5 })]);
       await embedded?.stop();

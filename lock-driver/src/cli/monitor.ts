@@ -27,10 +27,11 @@ export async function monitor(v: Values): Promise<Output> {
         note: why === 'noise' ? 'noise (not a frame)' : 'BAD CHECKSUM (frame dropped)',
       }),
   };
-  // A technician wiggling a connector: an unplugged adapter or a gateway gone is waited
-  // for, and the monitor resumes when it is back.
+  // A technician wiggling a connector: an adapter unplugged or a gateway gone once the
+  // monitor runs is waited for, and it resumes when it is back. One not there at the start
+  // is a sentence and exit 1, as for every other command: a mistyped port waits for nothing.
   const reconnect = {
-    waitForPort: true,
+    waitForPort: false,
     log: (_level: 'info' | 'warn', message: string) => io().stderr.write(`${message}\n`),
   };
   await withBoard(

@@ -25,17 +25,23 @@ export interface RaisedAlert {
   kind: string;
   terminalId: string;
   stationId: string;
+  /** The door it is about: one open alert per kind and door. */
+  doorId?: string;
+  /** What it is about when no door says it (a board): one open alert per condition. */
+  conditionKey?: string;
   message: string;
 }
 
 /**
- * The one place these events raise an operations alert: a row in `alerts`, as the
- * server's other alerts today (the operations API's alert lifecycle takes this over).
+ * The one place these events raise an operations alert: a row in `alerts`, which the
+ * alert lifecycle (migration 010) folds into the open alert of the same condition (kind
+ * and door, or the condition key given) rather than opening another.
  */
 export async function raiseAlert(tx: TransactionSql, alert: RaisedAlert): Promise<void> {
   await tx`
-    insert into alerts (kind, terminal_id, station_id, message)
-    values (${alert.kind}, ${alert.terminalId}, ${alert.stationId}, ${alert.message})`;
+    insert into alerts (kind, terminal_id, station_id, door_id, condition_key, message)
+    values (${alert.kind}, ${alert.terminalId}, ${alert.stationId}, ${alert.doorId ?? null},
+            ${alert.conditionKey ?? null}, ${alert.message})`;
 }
 
 const SENSOR = (itemPresent: boolean | null) =>
@@ -127,6 +133,7 @@ export function doorEvent({ sql, logger }: Services): Middleware {
           kind: `door_${event.kind}`,
           terminalId: terminal.id,
           stationId: station.id,
+          doorId: door.id,
           message,
         });
       return { fresh: inserted.length > 0, message };
@@ -194,6 +201,7 @@ export function cabinetEvent({ sql, logger, cabinetChanged }: Services): Middlew
         kind: event.kind,
         terminalId: terminal.id,
         stationId: station.id,
+        conditionKey: `${event.kind}:${terminal.id}:board ${event.board}`,
         message,
       });
       return true;
