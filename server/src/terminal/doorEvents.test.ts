@@ -125,6 +125,11 @@ describe('POST /terminal/v1/cabinet/events (extension)', () => {
       { position: 2, out_of_service: true },
       { position: 3, out_of_service: false },
     ]);
+    const [why] = await stack.sql`
+      select out_of_service_reason, out_of_service_by from doors
+       where station_id = ${scene.station.id} and position = 1`;
+    expect(why?.out_of_service_reason).toMatch(/board 0: every door reads open/);
+    expect(why?.out_of_service_by).toBe('terminal');
     const alerts = await alertsOf(scene.station.id);
     expect(alerts.map((a) => a.kind)).toEqual(['suspect_polarity']);
     expect(alerts[0]!.message).toMatch(/board 0 \(doors 1, 2\).*polarity/);

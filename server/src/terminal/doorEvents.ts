@@ -193,8 +193,12 @@ export function cabinetEvent({ sql, logger, cabinetChanged }: Services): Middlew
       if (inserted.length === 0) return false;
       if (event.kind === 'suspect_polarity' && event.positions.length > 0) {
         await lockStation(tx, station.id); // the lock order: station first (doorAssignment.ts)
+        // Why and by whom, for operations (an operator's earlier reason is not overwritten).
+        const reason = `board ${event.board}: every door reads open (polarity suspect; reported by the kiosk)`;
         await tx`
-          update doors set out_of_service = true
+          update doors set out_of_service = true,
+                           out_of_service_reason = case when out_of_service then out_of_service_reason else ${reason} end,
+                           out_of_service_by = case when out_of_service then out_of_service_by else 'terminal' end
            where station_id = ${station.id} and position = any(${event.positions}::int[])`;
       }
       await raiseAlert(tx, {
