@@ -6,6 +6,7 @@ import type { Sql } from '../db/connect';
 import * as admin from './commands';
 import * as query from './queries';
 import { createSandboxOrganization } from './sandbox';
+import { PLACE_COMMANDS } from './placeCommands';
 
 export interface OptionSpec {
   name: string;
@@ -296,6 +297,8 @@ export const COMMANDS: CommandSpec[] = [
     options: [{ name: 'tracking', value: 'NUMBER', help: 'its tracking number', required: true }],
     run: (sql, o) => query.showShipment(sql, got(o, 'tracking')),
   },
+  // Issue 27: a station's place, booking settings and door heights.
+  ...PLACE_COMMANDS,
 ];
 
 export function findCommand(words: string[]): CommandSpec | undefined {
