@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SIZES, text } from './common';
+import { ProblemSchema } from './problem';
 
 // Capacity on the merchant interface (issue 27): where stations are, which have room, a
 // booking that holds a door, storage the recipient may extend. Extensions of part B; a
@@ -172,3 +173,16 @@ export const StorageSchema = z
   })
   .meta({ id: 'Storage' });
 export type Storage = z.infer<typeof StorageSchema>;
+
+/**
+ * 409 `station_full` (POST /api/v1/shipments with `reserve_door`): the problem's members
+ * and three of its own. Branch on `code`.
+ */
+export const StationFullProblemSchema = ProblemSchema.extend({
+  code: z.literal('station_full'),
+  parcel_size: z.enum(SIZES),
+  accessible_door: z.boolean(),
+  /** Nearest first, at most 3; empty when the station has no coordinates or none has room. */
+  nearest_stations_with_room: z.array(StationWithRoomSchema),
+}).meta({ id: 'StationFullProblem' });
+export type StationFullProblemBody = z.infer<typeof StationFullProblemSchema>;

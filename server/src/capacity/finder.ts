@@ -187,8 +187,21 @@ function decodeCursor(cursor: string, near: Point): { chord: number; id: string 
 
 /** Drops the ordering key the cursor needs from a found station. */
 export function present(found: Found): FoundStation {
-  const { chord: _chord, ...station } = found;
-  return station;
+  const { id, code, name, address, latitude, longitude, opening_hours, step_free } = found;
+  const { distance_m, free_doors, accessible_free_doors } = found;
+  return {
+    id,
+    code,
+    name,
+    address,
+    latitude,
+    longitude,
+    opening_hours,
+    step_free,
+    distance_m,
+    free_doors,
+    accessible_free_doors,
+  };
 }
 
 /**

@@ -90,9 +90,16 @@ async function reserve(
     if (!row.id) continue;
     // The door query skips live reservations: an unheld door here is a broken invariant.
     if (!row.held) throw new Error('reservation found a free door but could not hold it');
-    const { found: _found, held: _held, ...view } = row;
-    return view;
+    return withoutFlags(row);
   }
+}
+
+/** The shipment view of the booking statement's row, without its two flags. */
+function withoutFlags(row: ShipmentView & { found: boolean; held: boolean }): ShipmentView {
+  const view: Partial<typeof row> = { ...row };
+  delete view.found;
+  delete view.held;
+  return view as ShipmentView;
 }
 
 /** The organization's nearest stations with a door free for this parcel now. */
@@ -119,4 +126,40 @@ async function alternatives(
     const { id, code, name, address, distance_m, free_doors, accessible_free_doors } = present(f);
     return { id, code, name, address, distance_m, free_doors, accessible_free_doors };
   });
+}
+
+/**
+ * A deposit undone (the door would not open, or was shut empty) used up the booking's
+ * reservation: while it has not lapsed, the parcel holds a door again, the smallest free
+ * one it fits. With none free it is marked lapsed now, so the shipment never says a door
+ * is held that is not. The caller holds the station lock.
+ */
+export async function renewReservation(tx: TransactionSql, shipmentId: string): Promise<void> {
+  const [parcel] = await tx<
+    {
+      destination_station_id: string;
+      parcel_size: NewShipment['parcelSize'];
+      accessible_door: boolean;
+    }[]
+  >`
+    select destination_station_id, parcel_size, accessible_door from shipments
+     where id = ${shipmentId} and status = 'booked' and reserved_until > now()`;
+  if (!parcel) return;
+  const door = smallestFreeDoorQuery(tx, parcel.destination_station_id, parcel.parcel_size, {
+    shipmentId,
+    accessible: parcel.accessible_door,
+  });
+  await tx`
+    with door as (${door}),
+    held as (
+      insert into door_reservations (door_id, station_id, shipment_id, until)
+      select door.id, sh.destination_station_id, sh.id, sh.reserved_until
+        from door, shipments sh where sh.id = ${shipmentId}
+      on conflict (door_id) do update
+        set station_id = excluded.station_id, shipment_id = excluded.shipment_id,
+            until = excluded.until, created_at = now()
+        where door_reservations.until <= now()
+      returning door_id)
+    update shipments set reserved_until = now()
+     where id = ${shipmentId} and not exists (select 1 from held)`;
 }

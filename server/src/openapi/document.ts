@@ -22,6 +22,7 @@ import {
   SHIPMENT_STATUSES,
   ShipmentListSchema,
   ShipmentSchema,
+  StationFullProblemSchema,
   TerminalConfigSchema,
   TrackingSchema,
   WebhookEventSchema,
@@ -33,6 +34,7 @@ import {
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import { platformPaths } from './platform';
+import { capacityPaths } from './capacity';
 
 const Problem = ProblemSchema.meta({ id: 'Problem' });
 
@@ -193,6 +195,15 @@ export function openApiDocument() {
           responses: {
             '201': json(ShipmentSchema, 'Created; Location names the shipment'),
             ...problems(401, 409, 422, 429),
+            '409': {
+              description:
+                '`idempotency_conflict`, or `station_full` (with `reserve_door`: no door free, and the nearest stations with room)',
+              content: {
+                'application/problem+json': {
+                  schema: z.union([Problem, StationFullProblemSchema]),
+                },
+              },
+            },
           },
         },
         get: {
@@ -253,6 +264,7 @@ export function openApiDocument() {
         },
       },
       ...platformPaths(json, problems),
+      ...capacityPaths(json, problems),
     },
     webhooks: {
       event: {
