@@ -26,7 +26,7 @@ async function main() {
   const db = await benchDatabase('locker_bench_capacity');
   const { sql } = db;
   const seedStarted = performance.now();
-  const shops = [];
+  const shops: Awaited<ReturnType<typeof createOrganization>>[] = [];
   for (let i = 0; i < SHOPS; i++) shops.push(await createOrganization(sql, `Shop ${i}`));
   // Bulk seed without row triggers (cabinet versions, tracking events): they would update
   // a station row per door inserted.

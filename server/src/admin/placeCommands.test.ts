@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/harness';
 import { runAdmin } from './run';
@@ -114,5 +117,21 @@ describe('pnpm admin station set-place, set-booking, door set-height', () => {
     const [door] =
       await stack.sql`select handle_height_mm from doors where station_id = ${station.id} and position = 1`;
     expect(door!.handle_height_mm).toBe(1650);
+  });
+
+  it('takes door heights from the kiosk’s cabinet file', async () => {
+    const station = await stack.station('1:S,2:M,3:L');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'cabinet-')), 'cabinet.json');
+    writeFileSync(file, JSON.stringify({ boards: [0], handleHeightsMm: { 2: 1000, 3: 300 } }));
+    const answer = await admin('door', 'set-height', '--station', station.code, '--cabinet', file);
+    expect(answer.json()).toEqual({
+      station: station.code,
+      doors: [
+        { position: 2, handleHeightMm: 1000, withinReach: true },
+        { position: 3, handleHeightMm: 300, withinReach: false },
+      ],
+    });
+    const neither = await admin('door', 'set-height', '--station', station.code);
+    expect(neither.stderr).toMatch(/give --heights or --cabinet/);
   });
 });

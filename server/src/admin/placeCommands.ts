@@ -4,6 +4,7 @@
  * operations API (stations' CRUD) may grow the same fields; these write the same columns.
  */
 import { ACCESSIBLE_HANDLE_MM, NearSchema, type OpeningSpan } from '@locker/shared';
+import { readFileSync } from 'node:fs';
 import type { Sql } from '../db/connect';
 import { parseOpeningHours } from '../domain/openingHours';
 import { AdminError } from './commands';
@@ -142,6 +143,25 @@ export async function setDoorHeights(sql: Sql, code: string, spec: string) {
   });
 }
 
+/**
+ * The heights a cabinet file records (`handleHeightsMm`, lock-driver's cabinet schema,
+ * which `lockctl` and the kiosk check on load), as a `--heights` spec.
+ */
+function heightsFromCabinetFile(file: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new AdminError(`--cabinet ${file} cannot be read as JSON: ${(error as Error).message}`);
+  }
+  const heights = (parsed as { handleHeightsMm?: unknown } | null)?.handleHeightsMm;
+  if (!heights || typeof heights !== 'object' || Object.keys(heights).length === 0)
+    throw new AdminError(`--cabinet ${file} has no "handleHeightsMm" (position: millimetres)`);
+  return Object.entries(heights)
+    .map(([position, mm]) => `${position}:${String(mm)}`)
+    .join(',');
+}
+
 function hoursOption(o: Options, name: string, allowNone: boolean): number | null | undefined {
   const value = o[name];
   if (value === undefined) return undefined;
@@ -225,9 +245,18 @@ export const PLACE_COMMANDS: CommandSpec[] = [
         name: 'heights',
         value: 'POS:MM,…',
         help: 'position and handle height in millimetres, e.g. 1:1650,2:1100,3:450',
-        required: true,
+      },
+      {
+        name: 'cabinet',
+        value: 'FILE',
+        help: 'or the heights the kiosk\'s cabinet file records ("handleHeightsMm")',
       },
     ],
-    run: (sql, o) => setDoorHeights(sql, o.station as string, o.heights as string),
+    run: (sql, o) => {
+      if ((o.heights === undefined) === (o.cabinet === undefined))
+        throw new AdminError('give --heights or --cabinet, one of them');
+      const spec = o.heights ?? heightsFromCabinetFile(o.cabinet as string);
+      return setDoorHeights(sql, o.station as string, spec);
+    },
   },
 ];
