@@ -87,24 +87,30 @@ async function main() {
       ...(reserve ? { reserve_door: true } : {}),
     }),
   });
+  // Each run's figures as soon as it ends, so a run cut short still leaves the others.
+  const measure = async (figure: Promise<Figures>) => {
+    const done = await figure;
+    console.log(JSON.stringify(done));
+    figures.push(done);
+  };
   try {
     await paced('warm-up', server.url, 100, finder(''));
-    figures.push(
-      await paced(`GET /stations?near= (10 a page), ${RATE}/s`, server.url, RATE, finder('')),
+    await measure(
+      paced(`GET /stations?near= (10 a page), ${RATE}/s`, server.url, RATE, finder('')),
     );
-    figures.push(
-      await paced(
+    await measure(
+      paced(
         `GET /stations?near=&size=XL&accessible=true, ${RATE}/s`,
         server.url,
         RATE,
         finder('&size=XL&accessible=true'),
       ),
     );
-    figures.push(
-      await paced(`POST /shipments reserve_door, ${RATE}/s`, server.url, RATE, booking(true)),
+    await measure(
+      paced(`POST /shipments reserve_door, ${RATE}/s`, server.url, RATE, booking(true)),
     );
-    figures.push(
-      await paced(`POST /shipments (no reservation), ${RATE}/s`, server.url, RATE, booking(false)),
+    await measure(
+      paced(`POST /shipments (no reservation), ${RATE}/s`, server.url, RATE, booking(false)),
     );
   } finally {
     await server.stop();

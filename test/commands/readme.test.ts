@@ -310,6 +310,17 @@ describe.concurrent('README commands, run as printed', () => {
           });
         },
       ],
+      [
+        /shipment extend/,
+        async (l) => {
+          const { shipment } = await (await stack.scene('1:S')).deposit();
+          ids.tracking = shipment.tracking_number;
+          expect(await json(l)).toMatchObject({
+            trackingNumber: shipment.tracking_number,
+            extendedHours: 48,
+          });
+        },
+      ],
     ];
     for (const line of lines) {
       const matching = expectations.filter(([pattern]) => pattern.test(line));

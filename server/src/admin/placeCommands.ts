@@ -7,6 +7,7 @@ import { ACCESSIBLE_HANDLE_MM, NearSchema, type OpeningSpan } from '@locker/shar
 import { readFileSync } from 'node:fs';
 import type { Sql } from '../db/connect';
 import { parseOpeningHours } from '../domain/openingHours';
+import { extendStorageNow } from '../capacity/extend';
 import { AdminError } from './commands';
 import type { CommandSpec, Options } from './registry';
 
@@ -180,6 +181,19 @@ const STATION = {
   required: true,
 };
 
+/** An operator grants a parcel's one storage extension (e.g. the recipient called support). */
+export async function extendShipmentStorage(sql: Sql, trackingNumber: string) {
+  const outcome = await extendStorageNow(sql, { trackingNumber });
+  if (outcome.kind === 'not_found') throw new AdminError(`shipment ${trackingNumber} not found`);
+  if (outcome.kind === 'not_extendable') throw new AdminError(`not extended: ${outcome.why}`);
+  return {
+    trackingNumber,
+    freeUntil: outcome.storage.free_until,
+    expiresAt: outcome.storage.expires_at,
+    extendedHours: outcome.storage.extended_hours,
+  };
+}
+
 export const PLACE_COMMANDS: CommandSpec[] = [
   {
     name: 'station set-place',
@@ -234,6 +248,13 @@ export const PLACE_COMMANDS: CommandSpec[] = [
         reservationHours: hoursOption(o, 'reservation-hours', false) ?? undefined,
         extensionHours: hoursOption(o, 'extension-hours', true),
       }),
+  },
+  {
+    name: 'shipment extend',
+    summary: "grants a parcel's one storage extension (the station's extension hours)",
+    prints: '{"trackingNumber","freeUntil","expiresAt","extendedHours"}',
+    options: [{ name: 'tracking', value: 'NUMBER', help: 'its tracking number', required: true }],
+    run: (sql, o) => extendShipmentStorage(sql, o.tracking as string),
   },
   {
     name: 'door set-height',

@@ -9,6 +9,7 @@ import { createShipment, getShipment, listShipments } from './shipments';
 import { advanceSandboxShipment, sandboxStations } from '../sandbox/routes';
 import { track } from './tracking';
 import { cancelShipment } from '../capacity/cancel';
+import { extendShipmentStorage } from '../capacity/extend';
 import { findStations } from '../capacity/finder';
 import {
   createWebhookEndpoint,
@@ -34,6 +35,7 @@ export function merchantRouter(services: Services): Router {
   // Issue 27: capacity (the locker finder, cancelling a booking).
   router.get('/stations', ...guard, findStations(services));
   router.post('/shipments/:id/cancel', ...guard, cancelShipment(services));
+  router.post('/shipments/:id/extend', ...guard, extendShipmentStorage(services));
   router.get('/track/:trackingNumber', ...guard, track(services));
   router.get('/events', ...guard, listEvents(services));
   router.post('/events/:id/redeliver', ...guard, redeliverEvent(services));

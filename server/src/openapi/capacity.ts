@@ -1,4 +1,5 @@
 import {
+  StorageSchema,
   ShipmentSchema,
   StationFinderResultSchema,
   StationFinderQuerySchema,
@@ -16,7 +17,7 @@ type Problems = (...statuses: number[]) => ZodOpenApiResponsesObject;
 const Id = z.object({ id: z.guid() });
 const merchant = { tags: ['merchant'], security: [{ apiKey: [] }] };
 
-/** Issue 27's merchant routes: the locker finder, cancelling a booking. */
+/** Issue 27's merchant routes: the locker finder, cancelling a booking, extending storage. */
 export function capacityPaths(json: Json, problems: Problems): ZodOpenApiPathsObject {
   return {
     '/api/v1/stations': {
@@ -50,6 +51,18 @@ export function capacityPaths(json: Json, problems: Problems): ZodOpenApiPathsOb
         requestParams: { path: Id },
         responses: {
           '200': json(ShipmentSchema, 'The cancelled shipment'),
+          ...problems(401, 404, 409, 429),
+        },
+      },
+    },
+    '/api/v1/shipments/{id}/extend': {
+      post: {
+        ...merchant,
+        summary:
+          "Extend a parcel's storage once by its station's extension hours (free and maximum storage alike); shipment.storage_extended is sent",
+        requestParams: { path: Id },
+        responses: {
+          '200': json(StorageSchema, 'The new deadlines'),
           ...problems(401, 404, 409, 429),
         },
       },
