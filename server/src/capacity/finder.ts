@@ -89,20 +89,27 @@ export async function nearestStations(
              ${options.size ? db`and d.size in ${db(sizesFitting(options.size))}` : db``}
              ${options.accessible ? withinReach(db, 'd') : db``})`
       : db``;
+  const filters = db`
+    ${options.except ? db`and s.id <> ${options.except}` : db``}
+    ${options.after ? db`and (${chord}, s.id) > (${options.after.chord}::float8, ${options.after.id}::uuid)` : db``}
+    ${roomFor}`;
+  const columns = db`s.id, s.code, s.name, s.address, s.latitude, s.longitude, s.opening_hours,
+                     s.step_free, ${chord} as chord`;
+  const sandbox = db`(select o.sandbox from organizations o where o.id = ${options.organizationId})`;
+  // Two branches, each gated by whether the organization is a sandbox (a one-time filter):
+  // a live one walks the stations' KNN index (live stations only, migration 016); a
+  // sandbox sorts its own few. Either way a sandbox sees only its own, others only live.
   const rows = await db<Row[]>`
     with page as (
-      select s.id, s.code, s.name, s.address, s.latitude, s.longitude, s.opening_hours,
-             s.step_free, ${chord} as chord
-        from stations s
-       where s.latitude is not null
-         and s.sandbox_organization_id is not distinct from (
-               select case when o.sandbox then o.id end from organizations o
-                where o.id = ${options.organizationId})
-         ${options.except ? db`and s.id <> ${options.except}` : db``}
-         ${options.after ? db`and (${chord}, s.id) > (${options.after.chord}::float8, ${options.after.id}::uuid)` : db``}
-         ${roomFor}
-       order by ${chord}, s.id
-       limit ${options.limit})
+      (select ${columns} from stations s
+        where s.latitude is not null and s.sandbox_organization_id is null
+          and not ${sandbox} ${filters}
+        order by ${chord}, s.id limit ${options.limit})
+      union all
+      (select ${columns} from stations s
+        where s.latitude is not null and s.sandbox_organization_id = ${options.organizationId}
+          and ${sandbox} ${filters}
+        order by ${chord}, s.id limit ${options.limit}))
     select page.*,
            round(earth_distance(ll_to_earth(page.latitude, page.longitude), ${origin}))::int as distance_m,
            capacity.free, capacity.free_accessible

@@ -28,8 +28,12 @@ alter table stations
     check (storage_extension_hours between 1 and 720),
   add constraint stations_coordinates_together check ((latitude is null) = (longitude is null));
 
+-- Live stations only: a sandbox organization's few simulated ones are found through their
+-- own index and sorted (server/src/capacity/finder.ts).
 create index stations_near on stations using gist (ll_to_earth(latitude, longitude))
-  where latitude is not null;
+  where latitude is not null and sandbox_organization_id is null;
+create index stations_sandbox on stations (sandbox_organization_id)
+  where sandbox_organization_id is not null;
 
 -- The door handle's height above the floor, from the cabinet file or the operator. An
 -- accessible door's handle lies within 380-1,220 mm (EN 301 549's reach range).
