@@ -3,4 +3,5 @@ export * from './problem';
 export * from './terminal';
 export * from './merchant';
 export * from './platform';
+export * from './ops';
 export * from './capacity';

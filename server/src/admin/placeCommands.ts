@@ -194,9 +194,14 @@ export async function extendShipmentStorage(sql: Sql, trackingNumber: string) {
   };
 }
 
-export const PLACE_COMMANDS: CommandSpec[] = [
+/** A command of this file, with what the audit log records of it (registry.ts wraps it). */
+export type PlaceCommand = CommandSpec & { action: string; target: string };
+
+export const PLACE_COMMANDS: PlaceCommand[] = [
   {
     name: 'station set-place',
+    action: 'station.set_place',
+    target: 'station',
     summary: 'where a station is and when it opens: the merchant finder shows it',
     prints: '{"code","address","latitude","longitude","openingHours","stepFree"}',
     options: [
@@ -228,6 +233,8 @@ export const PLACE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'station set-booking',
+    action: 'station.set_booking',
+    target: 'station',
     summary: 'how long a booking holds its reserved door, and the storage extension granted',
     prints: '{"code","reservationHours","storageExtensionHours"}',
     options: [
@@ -251,6 +258,8 @@ export const PLACE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'shipment extend',
+    action: 'shipment.extend_storage',
+    target: 'tracking',
     summary: "grants a parcel's one storage extension (the station's extension hours)",
     prints: '{"trackingNumber","freeUntil","expiresAt","extendedHours"}',
     options: [{ name: 'tracking', value: 'NUMBER', help: 'its tracking number', required: true }],
@@ -258,6 +267,8 @@ export const PLACE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'door set-height',
+    action: 'door.set_height',
+    target: 'station',
     summary: `door handles' height above the floor: ${ACCESSIBLE_HANDLE_MM.min}-${ACCESSIBLE_HANDLE_MM.max} mm is within reach`,
     prints: '{"station","doors":[{"position","handleHeightMm","withinReach"}]}',
     options: [

@@ -9,6 +9,8 @@ import {
   CourierReturnsResponseSchema,
   ReturnCollectedRequestSchema,
   DoorFaultRequestSchema,
+  DoorEventRequestSchema,
+  CabinetEventRequestSchema,
   DepositResponseSchema,
   DoorConfirmRequestSchema,
   HeartbeatRequestSchema,
@@ -33,6 +35,7 @@ import {
   type ZodOpenApiOperationObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
+import { opsPaths } from './ops';
 import { platformPaths } from './platform';
 import { capacityPaths } from './capacity';
 
@@ -79,6 +82,7 @@ function terminalPost(
 }
 
 const ShipmentId = z.object({ id: z.guid() });
+const DoorPosition = z.object({ door: z.coerce.number().int().min(1) });
 
 /** OpenAPI 3.1 of both interfaces, generated from the zod schemas every side validates with. */
 export function openApiDocument() {
@@ -88,7 +92,7 @@ export function openApiDocument() {
       title: 'Parcel Locker Service',
       version: '1.0.0',
       description:
-        'Terminal interface (/terminal/v1, device token) and merchant interface (/api/v1, organization API key). ' +
+        'Terminal interface (/terminal/v1, device token), merchant interface (/api/v1, organization API key) and operations interface (/ops/v1, operator session cookie). ' +
         'Errors are RFC 9457 problem details; branch on `code`. Every response carries X-Correlation-ID.',
     },
     components: {
@@ -99,6 +103,13 @@ export function openApiDocument() {
           description: 'Device token of one terminal, bound to one station',
         },
         apiKey: { type: 'http', scheme: 'bearer', description: 'Organization API key' },
+        operatorSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'locker_ops',
+          description:
+            'Operator session cookie (`__Host-locker_ops` when Secure); unsafe methods also need the console’s Origin',
+        },
       },
     },
     paths: {
@@ -161,6 +172,23 @@ export function openApiDocument() {
         DoorFaultRequestSchema,
         OkResponseSchema,
         [400, 401, 404],
+      ),
+      '/terminal/v1/doors/{door}/events': {
+        post: {
+          ...terminalPost(
+            'Extension: what the kiosk saw at a door (found open, opened with no one at it, a pickup it cannot confirm, a board silent after the unlock)',
+            DoorEventRequestSchema,
+            OkResponseSchema,
+            [400, 401, 404],
+          ).post,
+          requestParams: { path: DoorPosition },
+        },
+      },
+      '/terminal/v1/cabinet/events': terminalPost(
+        'Extension: a lock board whose polarity is suspect (its doors leave service) or that is not as commissioned',
+        CabinetEventRequestSchema,
+        OkResponseSchema,
+        [400, 401],
       ),
       '/terminal/v1/deposit/undo': terminalPost(
         'Extension: undo a deposit whose door the courier shut empty',
@@ -264,6 +292,7 @@ export function openApiDocument() {
         },
       },
       ...platformPaths(json, problems),
+      ...opsPaths(json, problems),
       ...capacityPaths(json, problems),
     },
     webhooks: {
