@@ -32,9 +32,9 @@ describe('GET /openapi.json', () => {
     );
     const served = servedRoutes().filter((r) => r !== 'get /openapi.json');
     // The spec's 8 terminal and 5 merchant routes, the 6 terminal extensions, the
-    // merchant platform's 10 (bulk, events, webhook endpoints, sandbox), and the
-    // operations interface's 37.
-    expect(served.length).toBe(66);
+    // merchant platform's 10 (bulk, events, webhook endpoints, sandbox), the operations
+    // interface's 37, and capacity's 3 (issue 27: the finder, cancel, extend).
+    expect(served.length).toBe(69);
     expect(documented.sort()).toEqual(served.sort());
   });
 

@@ -24,6 +24,7 @@ import {
   SHIPMENT_STATUSES,
   ShipmentListSchema,
   ShipmentSchema,
+  StationFullProblemSchema,
   TerminalConfigSchema,
   TrackingSchema,
   WebhookEventSchema,
@@ -36,6 +37,7 @@ import {
 } from 'zod-openapi';
 import { opsPaths } from './ops';
 import { platformPaths } from './platform';
+import { capacityPaths } from './capacity';
 
 const Problem = ProblemSchema.meta({ id: 'Problem' });
 
@@ -221,6 +223,15 @@ export function openApiDocument() {
           responses: {
             '201': json(ShipmentSchema, 'Created; Location names the shipment'),
             ...problems(401, 409, 422, 429),
+            '409': {
+              description:
+                '`idempotency_conflict`, or `station_full` (with `reserve_door`: no door free, and the nearest stations with room)',
+              content: {
+                'application/problem+json': {
+                  schema: z.union([Problem, StationFullProblemSchema]),
+                },
+              },
+            },
           },
         },
         get: {
@@ -282,6 +293,7 @@ export function openApiDocument() {
       },
       ...platformPaths(json, problems),
       ...opsPaths(json, problems),
+      ...capacityPaths(json, problems),
     },
     webhooks: {
       event: {
