@@ -3,4 +3,6 @@ export * from './problem';
 export * from './terminal';
 export * from './merchant';
 export * from './platform';
+export * from './ops';
+export * from './capacity';
 export * from './offline';

@@ -36,8 +36,19 @@ export const PROBLEM_CODES = [
   'cabinet_full',
   'validation_failed',
   'idempotency_conflict',
+  // Issue 27: capacity.
+  'station_full',
+  'not_cancellable',
+  'not_extendable',
   'rate_limited',
   'station_unresolved',
   'internal_error',
+  // The operations interface (/ops/v1).
+  'invalid_credentials',
+  'second_factor_required',
+  'forbidden',
+  'step_up_required',
+  'origin_refused',
+  'conflict',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

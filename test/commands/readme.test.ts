@@ -150,6 +150,7 @@ describe.concurrent('README commands, run as printed', () => {
       line
         .replace('--org ID', `--org ${ids.org}`)
         .replace('--id ID', `--id ${ids.terminal}`)
+        .replace('--id ALERT', `--id ${ids.alert}`)
         .replace('--tracking NUMBER', `--tracking ${ids.tracking}`);
     /** The first line through pnpm exactly; the rest through the same entry in-process. */
     let throughPnpm = true;
@@ -207,6 +208,7 @@ describe.concurrent('README commands, run as printed', () => {
         /org set-webhook/,
         async (l) =>
           void expect(Object.keys(await json(l)).sort()).toEqual([
+            'endpointId',
             'id',
             'webhookSecret',
             'webhookUrl',
@@ -231,7 +233,38 @@ describe.concurrent('README commands, run as printed', () => {
           expect(out).toMatch(/^5 +- +- +in_service/m);
         },
       ],
-      [/door set/, async (l) => void expect((await json(l)).status).toBe('out_of_service')],
+      [/door set --/, async (l) => void expect((await json(l)).status).toBe('out_of_service')],
+      // Issue 27: a station's place, booking settings, door heights.
+      [
+        /station set-place/,
+        async (l) =>
+          void expect(await json(l)).toMatchObject({
+            code: 'PR01',
+            latitude: 42.6629,
+            longitude: 21.1655,
+            stepFree: true,
+            openingHours: [
+              expect.objectContaining({ opens: '08:00', closes: '20:00' }),
+              expect.anything(),
+            ],
+          }),
+      ],
+      [
+        /station set-booking/,
+        async (l) =>
+          void expect(await json(l)).toEqual({
+            code: 'PR01',
+            reservationHours: 72,
+            storageExtensionHours: 48,
+          }),
+      ],
+      [
+        /door set-height/,
+        async (l) =>
+          void expect(
+            (await json(l)).doors.map((d: { withinReach: boolean }) => d.withinReach),
+          ).toEqual([false, true, true]),
+      ],
       [
         /terminal create/,
         async (l) => {
@@ -278,6 +311,57 @@ describe.concurrent('README commands, run as printed', () => {
             stationCode: 'PR01',
           });
         },
+      ],
+      [
+        /shipment extend/,
+        async (l) => {
+          const { shipment } = await (await stack.scene('1:S')).deposit();
+          ids.tracking = shipment.tracking_number;
+          expect(await json(l)).toMatchObject({
+            trackingNumber: shipment.tracking_number,
+            extendedHours: 48,
+          });
+        },
+      ],
+      [
+        /operator create/,
+        async (l) => {
+          const created = await json(l);
+          expect(created.operator).toMatchObject({ role: 'technician', stations: ['PR01'] });
+          expect(created.setup_link).toMatch(/\/ops\/setup#token=setup_/);
+        },
+      ],
+      [
+        /alert list/,
+        async (l) => {
+          await stack.sql`
+            insert into alerts (kind, station_id, message)
+            values ('door_fault', ${ids.stationId!}, 'door 3 did not open; taken out of service')`;
+          const { alerts } = await json(l);
+          expect(alerts).toContainEqual(
+            expect.objectContaining({ kind: 'door_fault', station_code: 'PR01', status: 'open' }),
+          );
+          ids.alert = alerts.find((a: { station_code: string }) => a.station_code === 'PR01').id;
+        },
+      ],
+      [
+        /alert ack/,
+        async (l) =>
+          void expect(await json(l)).toMatchObject({
+            status: 'acknowledged',
+            acknowledged: { by: expect.stringMatching(/^cli:/), note: 'on my way' },
+          }),
+      ],
+      [
+        /audit list/,
+        async (l) =>
+          void expect((await json(l)).entries).toContainEqual(
+            expect.objectContaining({
+              action: 'door.service_out',
+              target: 'PR01/3',
+              reason: 'hinge bent',
+            }),
+          ),
       ],
     ];
     for (const line of lines) {

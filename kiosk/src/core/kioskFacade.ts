@@ -102,8 +102,9 @@ export class KioskFacade extends EventEmitter implements KioskApi {
           return offline.pickup(code, true);
         return refusalOf(answer);
       }
-      if (offline.handedOut(answer.value.shipmentId)) return { kind: 'invalid_code' as const };
-      return flows.pickup(answer.value.door, answer.value.shipmentId);
+      const { door, shipmentId, trackingNumber } = answer.value;
+      if (offline.handedOut(shipmentId)) return { kind: 'invalid_code' as const };
+      return flows.pickup(door, { shipmentId, trackingNumber });
     });
   }
 
@@ -173,7 +174,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     return this.guarded('startReturn', async () => {
       const answer = await link.serve(() => link.client.startReturn(trackingNumber));
       if (!answer.ok) return refusalOf(answer);
-      return flows.startReturn(answer.value.door, answer.value.returnId);
+      return flows.startReturn(answer.value.door, answer.value.returnId, trackingNumber);
     });
   }
 

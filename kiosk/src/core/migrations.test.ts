@@ -34,6 +34,8 @@ const ALL_KINDS = [
   'return_taken',
   'deposit_undo',
   'door_fault',
+  'door_event',
+  'cabinet_event',
   'offline_deposit',
   'parcel',
 ];
@@ -49,7 +51,8 @@ describe('kiosk migrations, one by one', () => {
       'f8965bda83983513',
       '878851014aca260a',
       '9bcfa0095db23a36',
-      '2059524327c6c731',
+      '4d32bdd0638d24df',
+      '58cc327370dfcbba',
     ]);
   });
 
@@ -102,21 +105,26 @@ describe('kiosk migrations, one by one', () => {
     expect(() => put.run(2, '{}', 'now')).toThrow();
   });
 
-  it('5 keeps queued rows, accepts offline_deposit, and keeps what the locker needs on its own', () => {
+  it('5 keeps queued rows and accepts the door supervision’s door and cabinet events', () => {
     const db = at(4);
-    db.prepare(INSERT).run('door_fault', '{"position":2}', '2026-11-22T10:00:00.000Z', 9, 10);
+    db.prepare(INSERT).run('door_fault', '{"position":1}', '2026-11-22T10:00:00.000Z', 3, 4);
     migrate(db, 5);
-    expect(db.prepare('select kind, body from confirms').all()).toEqual([
-      { kind: 'door_fault', body: '{"position":2}' },
+    expect(db.prepare('select id, kind, body, next_attempt_at from confirms').all()).toEqual([
+      { id: 1, kind: 'door_fault', body: '{"position":1}', next_attempt_at: 3 },
     ]);
-    expect(kindsAllowed(db, ALL_KINDS)).toEqual([
-      'door',
-      'return',
-      'return_taken',
-      'deposit_undo',
-      'door_fault',
-      'offline_deposit',
+    expect(kindsAllowed(db, ALL_KINDS)).toEqual(
+      ALL_KINDS.filter((k) => k !== 'parcel' && k !== 'offline_deposit'),
+    );
+  });
+
+  it('6 keeps queued rows, accepts offline_deposit, and keeps what the locker needs on its own', () => {
+    const db = at(5);
+    db.prepare(INSERT).run('door_event', '{"position":2}', '2026-11-22T10:00:00.000Z', 9, 10);
+    migrate(db, 6);
+    expect(db.prepare('select id, kind, body, next_attempt_at from confirms').all()).toEqual([
+      { id: 1, kind: 'door_event', body: '{"position":2}', next_attempt_at: 9 },
     ]);
+    expect(kindsAllowed(db, ALL_KINDS)).toEqual(ALL_KINDS.filter((k) => k !== 'parcel'));
     const handout = db.prepare(
       'insert into offline_handouts (shipment_id, door, state, opened_at) values (?, ?, ?, ?)',
     );

@@ -71,7 +71,24 @@ export const MIGRATIONS: readonly string[] = [
      body text not null,
      received_at text not null
    ) strict;`,
-  // 5: the locker on its own through an outage (offlinePickup.ts, offlineDeposit.ts). The
+  // 5: what the door supervision saw (a door found open, opened with no one at it, a pickup
+  // the kiosk cannot confirm, a board silent after the pulse; a board's polarity or
+  // settings) is reported through the queue too.
+  `create table confirms_v5 (
+     id integer primary key,
+     kind text not null check (kind in ('door', 'return', 'return_taken', 'deposit_undo', 'door_fault',
+                                        'door_event', 'cabinet_event')),
+     body text not null,
+     occurred_at text not null,
+     attempts integer not null default 0,
+     next_attempt_at integer not null,
+     last_error text,
+     created_at integer not null
+   ) strict;
+   insert into confirms_v5 select * from confirms;
+   drop table confirms;
+   alter table confirms_v5 rename to confirms;`,
+  // 6: the locker on its own through an outage (offlinePickup.ts, offlineDeposit.ts). The
   // station's pickup verifiers as the service last sent them (never a code), its doors,
   // the parcels it expects and its couriers' verifiers, the ETag of each set, the times
   // of recent pickup and courier attempts (sliding windows kept across restarts), the
@@ -113,9 +130,10 @@ export const MIGRATIONS: readonly string[] = [
      deposited_at text not null,
      note text
    ) strict;
-   create table confirms_v5 (
+   create table confirms_v6 (
      id integer primary key,
-     kind text not null check (kind in ('door', 'return', 'return_taken', 'deposit_undo', 'door_fault', 'offline_deposit')),
+     kind text not null check (kind in ('door', 'return', 'return_taken', 'deposit_undo', 'door_fault',
+                                        'door_event', 'cabinet_event', 'offline_deposit')),
      body text not null,
      occurred_at text not null,
      attempts integer not null default 0,
@@ -123,9 +141,9 @@ export const MIGRATIONS: readonly string[] = [
      last_error text,
      created_at integer not null
    ) strict;
-   insert into confirms_v5 select * from confirms;
+   insert into confirms_v6 select * from confirms;
    drop table confirms;
-   alter table confirms_v5 rename to confirms;
+   alter table confirms_v6 rename to confirms;
    create table offline_handouts (
      shipment_id text primary key,
      door integer not null,

@@ -28,3 +28,10 @@ export function workingAlone(state: KioskState): OnItsOwn | null {
 export function cabinetColumns(state: KioskState): number[][] | null {
   return state.layout?.columns ?? null;
 }
+
+/** Where the reason's sentence is: the door supervision's in its own block of texts. */
+export function reasonKey(reason: OutOfServiceReason) {
+  return reason === 'doors_untrusted'
+    ? ('supervision.untrusted' as const)
+    : (`outOfService.${reason}` as const);
+}

@@ -34,10 +34,11 @@ describe('GET /openapi.json', () => {
     const served = servedRoutes().filter(
       (r) => r !== 'get /openapi.json' && r !== 'get /p/{token}',
     );
-    // The spec's 8 terminal and 5 merchant routes, the 4 terminal extensions, the 3 of a
-    // locker on its own, and the merchant platform's 10 (bulk, events, webhook endpoints,
-    // sandbox).
-    expect(served.length).toBe(30);
+    // The spec's 8 terminal and 5 merchant routes, the 6 terminal extensions, the 3 of a
+    // locker on its own, the merchant platform's 10 (bulk, events, webhook endpoints,
+    // sandbox), the operations interface's 37, and capacity's 3 (issue 27: the finder,
+    // cancel, extend).
+    expect(served.length).toBe(72);
     expect(documented.sort()).toEqual(served.sort());
   });
 
