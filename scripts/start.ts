@@ -88,7 +88,9 @@ async function startKiosk(serverUrl: string, demo: Demo, port: number, logger: L
 let server: RunningServer | undefined;
 try {
   const port = kioskPort();
-  server = await startServer();
+  // A newcomer's demo: the public development pickup secret is allowed, unless
+  // PICKUP_CODE_SECRET says otherwise (and NODE_ENV=production still refuses it).
+  server = await startServer({ development: true });
   const demo = await demoScene(server.sql);
   const kiosk = demo
     ? await startKiosk(`http://127.0.0.1:${server.port}`, demo, port, server.logger)

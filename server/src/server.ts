@@ -1,7 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { createHttpServer } from './http/nodeServer';
-import { loadConfig, type ServerConfig } from './config';
+import {
+  ConfigError,
+  DEV_PICKUP_SECRET,
+  developmentSecretProblem,
+  loadConfig,
+  type ServerConfig,
+} from './config';
 import { connect, type Sql } from './db/connect';
 import { ensureEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
 import { migrate } from './db/migrate';
@@ -57,6 +63,8 @@ export async function openDatabase(config: ServerConfig): Promise<OpenDatabase> 
 /** Migrates, serves both interfaces and runs the background work until `close()`. */
 export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
+  const secretProblem = developmentSecretProblem(config);
+  if (secretProblem) throw new ConfigError(secretProblem);
   // Lines for a person where one reads them; JSON in production and wherever it is piped.
   const logger = createLogger(config.logLevel, {
     pretty: process.stdout.isTTY === true && !config.production,
@@ -125,6 +133,11 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   }
   const port = (http.address() as AddressInfo).port;
   logger.info({ port, database: embedded ? 'embedded' : 'DATABASE_URL' }, 'server listening');
+  if (config.pickupCodeSecret === DEV_PICKUP_SECRET) {
+    logger.warn(
+      'development mode: pickup codes are signed with the public development secret; never use it for real parcels',
+    );
+  }
 
   return {
     url: `http://127.0.0.1:${port}`,

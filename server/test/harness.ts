@@ -82,6 +82,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
     smsTransport: `file:${smsFile}`,
     logLevel: 'silent',
     dbPoolSize: 10,
+    development: true,
     ...overrides,
   });
   const { sql } = server;

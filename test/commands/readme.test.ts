@@ -120,6 +120,7 @@ describe.concurrent('README commands, run as printed', () => {
       HOST: '127.0.0.1',
       DATABASE_URL: stack.databaseUrl,
       SMS_TRANSPORT: `file:${smsDir}/sms.jsonl`,
+      LOCKER_DEV: '1',
     });
     try {
       await waitFor(() => serve.output.text.includes('server listening'), 60_000);

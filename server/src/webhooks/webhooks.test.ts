@@ -239,6 +239,7 @@ describe('webhooks (Standard Webhooks)', () => {
       databaseUrl: stack.databaseUrl,
       logLevel: 'silent',
       smsTransport: 'file:/dev/null',
+      development: true,
     };
     const a = await startServer(options);
     const b = await startServer(options);
