@@ -115,7 +115,13 @@ export type ShipmentList = z.infer<typeof ShipmentListSchema>;
 
 export const TrackingEventSchema = z.object({
   status: ShipmentStatusSchema,
+  /** When it happened to the parcel; never before the previous event. */
   occurred_at: z.iso.datetime({ offset: true }),
+  /**
+   * Only when the terminal reported a time before the parcel's previous event (its clock
+   * was off): that time, as reported. `occurred_at` is then the time of receipt.
+   */
+  reported_at: z.iso.datetime({ offset: true }).optional(),
   station_code: text().optional(),
 });
 
