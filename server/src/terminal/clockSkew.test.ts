@@ -39,7 +39,7 @@ describe("a parcel's history never runs backwards", () => {
     // Effective times: in order, none before the booking; the reported ones kept beside.
     const times = events.map((e) => Date.parse(e.occurred_at));
     expect(times).toEqual([...times].sort((a, b) => a - b));
-    expect(times[1]).toBeGreaterThanOrEqual(Date.parse(parcel.created_at));
+    expect(times[1]).toBeGreaterThanOrEqual(new Date(parcel.created_at).getTime());
     expect(events[0]!.reported_at).toBeUndefined();
     expect(events[1]!.reported_at).toBe(depositedAt);
     expect(events[2]!.reported_at).toBe(collectedAt);
