@@ -27,7 +27,7 @@ export interface ServerConfig {
   offlineAfterSeconds: number;
   sweepIntervalMs: number;
   dbPoolSize: number;
-  /** Merchant interface requests per organization per minute (sliding). */
+  /** Merchant interface requests per organization in any 60 s (an exact sliding window). */
   merchantRequestsPerMinute: number;
 }
 

@@ -20,7 +20,6 @@ import { deliverDue } from './outbox/outbox';
 import { smsChannel } from './sms/channel';
 import { pruneIdempotencyKeys } from './merchant/idempotency';
 import { sendStorageNotices } from './notices/storage';
-import { pruneMerchantRateWindows } from './merchant/rateLimit';
 import { webhookChannel } from './webhooks/channel';
 import {
   listenForAuthChanges,
@@ -94,7 +93,6 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     startPoller('liveness', config.sweepIntervalMs, logger, async () => {
       await markSilentTerminalsOffline(sql, logger, config.offlineAfterSeconds);
       await pruneRateLimitWindows(sql);
-      await pruneMerchantRateWindows(sql);
       await pruneIdempotencyKeys(sql);
       if ((await sendStorageNotices(sql)) > 0) {
         sms.nudge();

@@ -63,3 +63,7 @@ begin
           new.status_reported_at);
   return null;
 end $$;
+
+-- The merchant limit is now the terminals' exact sliding window (rate_limit_windows,
+-- bucket 'merchant'): the per-minute counters of the old estimate go.
+drop table merchant_rate_windows;
