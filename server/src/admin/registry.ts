@@ -2,9 +2,11 @@
  * Every operator command: its words, options (each with what it means) and what it does.
  * Help, parsing and the "which option is missing" errors all come from this one table.
  */
+import { hasUnstorableCharacters } from '@locker/shared';
 import type { Sql } from '../db/connect';
 import * as admin from './commands';
 import * as query from './queries';
+import { MAX_DOOR_POSITION } from './doorSpec';
 import { createSandboxOrganization } from './sandbox';
 
 export interface OptionSpec {
@@ -41,12 +43,61 @@ function id(o: Options, name: string, listedBy: string): string {
   return value;
 }
 
-function positiveInt(o: Options, name: string): number | undefined {
+/** A whole number from 1 to `max`: what the option means bounds it (and the database's integer). */
+function positiveInt(o: Options, name: string, max: number): number | undefined {
   const value = o[name];
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1)
-    throw new admin.AdminError(`--${name} must be a positive whole number, not "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max)
+    throw new admin.AdminError(`--${name} must be a whole number from 1 to ${max}, not "${value}"`);
   return Number(value);
+}
+
+/** The longest courier number a kiosk accepts (CourierVerifyRequestSchema): longer can never sign in. */
+const COURIER_NUMBER_MAX = 64;
+/** As the kiosk's tracking number field. */
+const TRACKING_NUMBER_MAX = 64;
+const HOURS_MAX = 8760; // a year
+const IDLE_TIMEOUT_MAX = 3600;
+
+/**
+ * Text an operator types that ends up on a screen, a label or a table: trimmed, not
+ * empty, at most `max` characters, and no control characters (escape sequences, line
+ * breaks, U+0000), direction overrides or unpaired surrogates.
+ */
+function label(o: Options, name: string, max: number): string {
+  const given = got(o, name);
+  const value = given.trim();
+  const problem = labelProblem(value, max);
+  if (problem) throw new admin.AdminError(`--${name} ${problem}`);
+  return value;
+}
+
+export function labelProblem(value: string, max: number): string | undefined {
+  if (value === '') return 'must not be empty';
+  if ([...value].length > max) return `must be at most ${max} characters`;
+  if (
+    /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u.test(value) ||
+    hasUnstorableCharacters(value)
+  )
+    return 'must not contain control characters (line breaks, tabs, escape sequences) or direction marks';
+  return undefined;
+}
+
+/** A courier number a kiosk can send: 1 to 64 characters, as typed on its keypad. */
+function courierNumber(o: Options): string {
+  const value = got(o, 'number');
+  const problem = labelProblem(value, COURIER_NUMBER_MAX);
+  if (problem)
+    throw new admin.AdminError(
+      `--number ${problem === `must be at most ${COURIER_NUMBER_MAX} characters` ? `must be at most ${COURIER_NUMBER_MAX} characters (the longest a kiosk accepts)` : problem}`,
+    );
+  if (value !== value.trim())
+    throw new admin.AdminError('--number must not begin or end with a space');
+  return value;
+}
+
+function optionalLabel(o: Options, name: string, max: number): string | undefined {
+  return o[name] === undefined ? undefined : label(o, name, max);
 }
 
 function oneOf<T extends string>(o: Options, name: string, allowed: readonly T[]): T {
@@ -97,7 +148,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'a new organization (a shop) and its API key, printed once',
     prints: '{"id","name","apiKey"}',
     options: [{ name: 'name', value: 'NAME', help: 'its name', required: true }],
-    run: (sql, o) => admin.createOrganization(sql, got(o, 'name')),
+    run: (sql, o) => admin.createOrganization(sql, label(o, 'name', 200)),
   },
   {
     name: 'org create-sandbox',
@@ -105,7 +156,7 @@ export const COMMANDS: CommandSpec[] = [
       'a sandbox organization: its API key ships only to its own simulated station; nothing reaches a real locker or phone',
     prints: '{"id","name","apiKey","sandbox","stations":[{"id","code","name"}]}',
     options: [{ name: 'name', value: 'NAME', help: 'its name', required: true }],
-    run: (sql, o) => createSandboxOrganization(sql, got(o, 'name')),
+    run: (sql, o) => createSandboxOrganization(sql, label(o, 'name', 200)),
   },
   {
     name: 'org set-webhook',
@@ -187,16 +238,16 @@ export const COMMANDS: CommandSpec[] = [
     ],
     run: (sql, o) =>
       admin.createStation(sql, {
-        code: got(o, 'code'),
-        name: got(o, 'name'),
-        cabinetSn: o['cabinet-sn'],
+        code: label(o, 'code', 32),
+        name: label(o, 'name', 200),
+        cabinetSn: optionalLabel(o, 'cabinet-sn', 64),
         doors: got(o, 'doors'),
         supportPhone: o['support-phone'],
-        idleTimeoutSeconds: positiveInt(o, 'idle-timeout'),
-        freeStorageHours: positiveInt(o, 'free-storage-hours'),
-        maxStorageHours: positiveInt(o, 'max-storage-hours'),
-        freeStorageReminderHours: positiveInt(o, 'free-storage-reminder-hours'),
-        expiryReminderHours: positiveInt(o, 'expiry-reminder-hours'),
+        idleTimeoutSeconds: positiveInt(o, 'idle-timeout', IDLE_TIMEOUT_MAX),
+        freeStorageHours: positiveInt(o, 'free-storage-hours', HOURS_MAX),
+        maxStorageHours: positiveInt(o, 'max-storage-hours', HOURS_MAX),
+        freeStorageReminderHours: positiveInt(o, 'free-storage-reminder-hours', HOURS_MAX),
+        expiryReminderHours: positiveInt(o, 'expiry-reminder-hours', HOURS_MAX),
       }),
   },
   {
@@ -212,7 +263,7 @@ export const COMMANDS: CommandSpec[] = [
       admin.setDoorService(
         sql,
         got(o, 'station'),
-        positiveInt(o, 'position')!,
+        positiveInt(o, 'position', MAX_DOOR_POSITION)!,
         oneOf(o, 'service', ['in', 'out']),
       ),
   },
@@ -272,21 +323,21 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'one courier',
     prints: '{"id","number","name","active","createdAt"}',
     options: [COURIER],
-    run: (sql, o) => query.showCourier(sql, got(o, 'number')),
+    run: (sql, o) => query.showCourier(sql, courierNumber(o)),
   },
   {
     name: 'courier create',
     summary: 'a new courier',
     prints: '{"id","number","name"}',
     options: [COURIER, { name: 'name', value: 'NAME', help: 'full name', required: true }],
-    run: (sql, o) => admin.createCourier(sql, got(o, 'number'), got(o, 'name')),
+    run: (sql, o) => admin.createCourier(sql, courierNumber(o), label(o, 'name', 200)),
   },
   {
     name: 'courier deactivate',
     summary: 'the courier can no longer sign in at a kiosk',
     prints: '{"number","active":false}',
     options: [COURIER],
-    run: (sql, o) => admin.deactivateCourier(sql, got(o, 'number')),
+    run: (sql, o) => admin.deactivateCourier(sql, courierNumber(o)),
   },
   {
     name: 'shipment show',
@@ -294,7 +345,7 @@ export const COMMANDS: CommandSpec[] = [
     prints:
       '{"id","trackingNumber","status","stationCode","door",…,"events":[{"status","occurredAt"}]}',
     options: [{ name: 'tracking', value: 'NUMBER', help: 'its tracking number', required: true }],
-    run: (sql, o) => query.showShipment(sql, got(o, 'tracking')),
+    run: (sql, o) => query.showShipment(sql, label(o, 'tracking', TRACKING_NUMBER_MAX)),
   },
 ];
 

@@ -63,6 +63,10 @@ function explain(error: unknown, databaseUrl: string | undefined): string {
   if (pg.code === '23505') return `already exists: ${pg.detail ?? 'a unique value is taken'}`;
   if (pg.code === '23514' || pg.code === '23502')
     return `not allowed: ${pg.detail ?? 'a value is out of range'}`;
+  // Any other value the database refuses (class 22: out of range, malformed): never its
+  // own words, which name types and not options.
+  if (pg.code?.startsWith('22'))
+    return 'not allowed: a value is out of range or malformed; see --help for what each option takes';
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -73,6 +77,7 @@ function parse(command: CommandSpec, args: string[]): { values: Options; table: 
       args,
       strict: true,
       allowPositionals: false,
+      tokens: true,
       options: {
         ...Object.fromEntries(command.options.map((o) => [o.name, { type: 'string' as const }])),
         table: { type: 'boolean' as const },
@@ -91,6 +96,14 @@ function parse(command: CommandSpec, args: string[]): { values: Options; table: 
           : positional
             ? `${command.name}: unexpected "${positional}" (values go after their --option)`
             : `${command.name}: ${message}`,
+    );
+  }
+  // Every option takes one value: `--name A --name B` would otherwise keep B, silently.
+  const given = parsed.tokens.flatMap((t) => (t.kind === 'option' ? [t.name] : []));
+  const repeated = [...new Set(given.filter((name, i) => given.indexOf(name) !== i))];
+  if (repeated.length > 0) {
+    throw new AdminError(
+      `${command.name}: ${repeated.map((n) => `--${n}`).join(', ')} given more than once; give each option once`,
     );
   }
   const values = parsed.values as Options & { table?: boolean };
