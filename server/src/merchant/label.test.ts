@@ -77,8 +77,9 @@ describe('GET /api/v1/shipments/{id}/label', () => {
         recipient_language: 'en',
       })
     ).body;
-    const [{ cabinet_sn: cabinetSn }] = await stack.sql<{ cabinet_sn: string }[]>`
+    const [row] = await stack.sql<{ cabinet_sn: string }[]>`
       select cabinet_sn from stations where id = ${station.id}`;
+    const cabinetSn = row!.cabinet_sn;
     const fetchLabel = (query = '') =>
       fetch(`${stack.url}/api/v1/shipments/${shipment.id}/label${query}`, {
         headers: { authorization: `Bearer ${box.apiKey}` },

@@ -26,8 +26,9 @@ async function send(times: number[], limit = LIMIT) {
     const ctx = { state: { organization }, set: () => undefined } as unknown as Context;
     let admitted = false;
     try {
-      await middleware(ctx, async () => {
+      await middleware(ctx, () => {
         admitted = true;
+        return Promise.resolve();
       });
       outcomes.push({ at, admitted });
     } catch (error) {
