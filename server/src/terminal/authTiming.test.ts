@@ -99,7 +99,8 @@ describe('device-token lookup takes one path whether the token exists or not', (
     app.use(async (ctx) => {
       ctx.body = { read: await readJson(ctx) };
     });
-    const server = http.createServer(app.callback());
+    const handle = app.callback();
+    const server = http.createServer((req, res) => void handle(req, res));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
     const body = '{"code":"12345678"}';
