@@ -86,29 +86,32 @@ export async function readTerminals(sql: Sql): Promise<[string, AuthenticatedTer
 /**
  * Device-token authentication. Every failure (no header, malformed, unknown, revoked,
  * terminal not allowed) throws the same `unauthorized` problem. Heartbeats alone are let
- * through from an `offline` terminal: they are how it comes back. Every token, known or
- * not, seen lately or not, takes the same path: hash, then the replica of every live
- * terminal (`authCache.ts`, kept exact by the database); the database only for a hash a
- * change made stale, or while the replica loads. So the time of a refusal tells nothing.
+ * through from an `offline` terminal: they are how it comes back. An allowed terminal is
+ * answered from the replica of every live terminal (`authCache.ts`, kept exact by the
+ * database). Everything else asks the database once before it is refused: a token never
+ * seen, one unknown, revoked, disabled or offline alike. So a refusal costs the same work
+ * (one lookup by hash) whether the token exists or was used lately, its time tells
+ * nothing, and a terminal created a moment ago (its notification still on the way) gets in.
  */
 export function authenticateTerminal(
   sql: Sql,
   cache: TerminalAuthCache,
   options: { allowOffline?: boolean } = {},
 ): Middleware {
+  const allowed = (terminal: AuthenticatedTerminal | null | undefined) =>
+    terminal?.status === 'online' ||
+    (options.allowOffline === true && terminal?.status === 'offline');
   return async (ctx, next) => {
     const token = bearerToken(ctx);
     if (!token) throw problem.unauthorized();
     const hash = hashSecret(token);
     const key = hash.toString('base64');
     let terminal = cache.get(key);
-    if (terminal === undefined) {
+    if (!allowed(terminal)) {
       const begunAt = cache.begin();
       terminal = cache.put(key, (await lookUp(sql, hash)) ?? null, begunAt);
     }
-    const allowed =
-      terminal?.status === 'online' || (options.allowOffline && terminal?.status === 'offline');
-    if (!terminal || !allowed) throw problem.unauthorized();
+    if (!terminal || !allowed(terminal)) throw problem.unauthorized();
     ctx.state.terminal = terminal;
     await next();
   };

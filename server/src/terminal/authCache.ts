@@ -12,13 +12,12 @@ export type Lookup = AuthenticatedTerminal | null;
 
 /**
  * Terminal authentication by token hash: a replica, in process, of every live terminal
- * (`loadAll`), kept exact by the database's notifications (migrations 003, 006). With the
- * replica complete, every token costs the same work: hash, map lookup, answer. A token no
- * live terminal has is refused from the replica too, so neither the time of a refusal nor
- * whether the token was used lately tells anything about it (issue 22: a token unseen for
- * 60 s used to wait for the database). The database is asked only for a hash a
- * notification made stale (a revocation, a status, station or token change) and while the
- * replica is being (re)loaded: at start, after the listening connection reconnected.
+ * (`loadAll`), kept exact by the database's notifications (migrations 003, 006), so an
+ * allowed terminal never waits for the database, however long since its last request.
+ * A hash a notification made stale (a revocation, a status, station or token change) is
+ * read from the database again; a refusal always is (`auth.ts`), so that every refusal
+ * costs the same work (issue 22: a token unseen for 60 s used to wait for the database,
+ * a cached one did not).
  */
 export class TerminalAuthCache {
   private readonly entries = new Map<string, AuthenticatedTerminal>();
