@@ -1,5 +1,18 @@
 import js from '@eslint/js';
+import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+
+// The kiosk's boundaries, as no-restricted-imports patterns (docs/decisions.md).
+const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_'));
+const only = (message) => (name) => ({ name, message });
+/** The core runs under plain Node in two hosts: no React, no Electron, no screen. */
+const CORE_NOT_SCREEN = [
+  {
+    group: ['react', 'react-dom', 'react-i18next', 'electron'],
+    message: 'the core runs under plain Node and knows neither React nor Electron',
+  },
+  { regex: '^(\\.\\./)+renderer(/|$)', message: 'the core never imports the screen' },
+];
 
 export default tseslint.config(
   {
@@ -33,14 +46,25 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [...NODE_BUILTINS, 'electron', 'better-sqlite3'].map(
+            only('the renderer has no Node'),
+          ),
           patterns: [
-            'node:*',
-            'electron',
-            'better-sqlite3',
-            '@locker/lock-driver',
-            '../core/*',
-            '../hosts/*',
-            '../main/*',
+            { group: ['node:*'], message: 'the renderer has no Node' },
+            {
+              group: [
+                '@locker/lock-driver',
+                '@locker/lock-driver/*',
+                '@locker/kiosk',
+                '@locker/kiosk/*',
+              ],
+              message: 'the renderer reaches the core only through the bridge (bridge/api.ts)',
+            },
+            {
+              // From any depth of the renderer: ../core, ../../core/kiosk, ../../hosts/csp, ...
+              regex: '^(\\.\\./)+(core|hosts|main|preload)(/|$)',
+              message: 'the renderer reaches the core only through the bridge (bridge/api.ts)',
+            },
           ],
         },
       ],
@@ -49,10 +73,7 @@ export default tseslint.config(
   {
     files: ['kiosk/src/core/**/*.ts', 'kiosk/src/hosts/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: ['react', 'react-dom', 'react-i18next', 'electron', '../renderer/*'] },
-      ],
+      'no-restricted-imports': ['error', { patterns: CORE_NOT_SCREEN }],
     },
   },
   {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import {
   KioskCore,
   RENDERER_DIR,
+  hashTechnicianPin,
   launchChromium,
   loadKioskConfig,
   startBrowserHost,
@@ -76,6 +77,8 @@ async function startKiosk(serverUrl: string, demo: Demo, port: number, logger: L
       stateFile: './cabinet-state.json',
     },
     dataDir: './data',
+    // The service menu works in the demo: its PIN is printed in the banner.
+    technicianPinHash: hashTechnicianPin(demo.technicianPin),
   });
   // The kiosk logs through the stack's logger, so its lines read like the server's.
   const core = await KioskCore.start(loadKioskConfig(file), {
@@ -88,6 +91,9 @@ async function startKiosk(serverUrl: string, demo: Demo, port: number, logger: L
 let server: RunningServer | undefined;
 try {
   const port = kioskPort();
+  // The demo's receivers (and a newcomer's) listen on this machine: webhooks may go to
+  // loopback and private addresses here, unless WEBHOOK_ALLOW_PRIVATE says otherwise.
+  process.env.WEBHOOK_ALLOW_PRIVATE ||= 'true';
   // A newcomer's demo: the public development pickup secret is allowed, unless
   // PICKUP_CODE_SECRET says otherwise (and NODE_ENV=production still refuses it).
   server = await startServer({ development: true });

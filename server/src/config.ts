@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DEVELOPMENT_KEYRING, type Keyring } from './webhooks/secretKeys';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -29,6 +30,32 @@ export interface ServerConfig {
   dbPoolSize: number;
   /** Merchant interface requests per organization in any 60 s (an exact sliding window). */
   merchantRequestsPerMinute: number;
+  /** Operator sessions end after this long without a request... */
+  opsSessionIdleMinutes: number;
+  /** ...and this long after sign-in, whatever. */
+  opsSessionAbsoluteHours: number;
+  /** The session cookie's `Secure` flag (and `__Host-` name); on by default in production. */
+  opsCookieSecure: boolean;
+  /** Origins allowed to send unsafe requests to /ops/v1; empty: the request's own host. */
+  opsAllowedOrigins: string[];
+  /** Where the console is served, for the set-up link `operator create` prints. */
+  opsPublicUrl: string;
+  /** Operations webhook (alert events, Standard Webhooks); unset: none is sent. */
+  opsWebhookUrl: string | undefined;
+  opsWebhookSecret: string | undefined;
+  /** Encrypts operators' TOTP secrets; unset: derived from PICKUP_CODE_SECRET. */
+  operatorSecretKey: string | undefined;
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy you run). */
+  trustProxy: boolean;
+  /** The clock of operator sessions and TOTP; not a setting: tests move it. */
+  clock?: () => Date;
+  /**
+   * Webhooks may go to loopback, private and other internal addresses: for development
+   * and the sandbox's local receivers, never for merchants on a shared deployment.
+   */
+  webhookAllowPrivate: boolean;
+  /** Encrypt webhook signing secrets at rest: the first encrypts, every one decrypts. */
+  webhookSecretKeys: Keyring;
 }
 
 export interface TwilioSettings {
@@ -55,6 +82,26 @@ function whole(min: number, max: number) {
     .regex(/^\d+$/, message)
     .transform(Number)
     .pipe(z.number().int().min(min, message).max(max, message));
+}
+
+const KEYRING_FORMAT =
+  'must be ID:KEY[,ID:KEY…] (the first encrypts), each ID letters, digits, - or _ and each KEY 32 bytes in base64 (openssl rand -base64 32)';
+
+/** `WEBHOOK_SECRET_KEYS`: `k2:<base64>,k1:<base64>`, ids unique. */
+function keyring(value: string, ctx: z.RefinementCtx): Keyring {
+  const keys = value.split(',').map((entry) => {
+    const match = /^\s*([A-Za-z0-9_-]{1,32}):([A-Za-z0-9+/]{43}=)\s*$/.exec(entry);
+    return match ? { id: match[1]!, key: Buffer.from(match[2]!, 'base64') } : undefined;
+  });
+  const ids = keys.map((k) => k?.id);
+  if (
+    keys.some((k) => k === undefined || k.key.length !== 32) ||
+    new Set(ids).size !== ids.length
+  ) {
+    ctx.addIssue({ code: 'custom', message: KEYRING_FORMAT });
+    return z.NEVER;
+  }
+  return keys as Keyring;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -102,8 +149,59 @@ const EnvSchema = z
     SWEEP_INTERVAL_MS: whole(10, 3_600_000).default(15_000),
     DB_POOL_SIZE: whole(1, 1000).default(20),
     MERCHANT_REQUESTS_PER_MINUTE: whole(1, 10_000_000).default(1200),
+    OPS_SESSION_IDLE_MINUTES: whole(1, 24 * 60).default(30),
+    OPS_SESSION_ABSOLUTE_HOURS: whole(1, 24 * 7).default(12),
+    OPS_COOKIE_SECURE: z.enum(['true', 'false'], 'must be true or false').optional(),
+    OPS_ALLOWED_ORIGINS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim().replace(/\/$/, ''))
+          .filter(Boolean),
+      )
+      .refine(
+        (list) => list.every((o) => /^https?:\/\/[^/\s]+$/.test(o)),
+        'must be comma-separated origins, e.g. https://ops.example.com',
+      ),
+    OPS_PUBLIC_URL: z
+      .string()
+      .trim()
+      .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+      .optional(),
+    OPS_WEBHOOK_URL: z
+      .string()
+      .trim()
+      .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+      .optional(),
+    OPS_WEBHOOK_SECRET: z
+      .string()
+      .trim()
+      .regex(
+        /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/,
+        'must be a Standard Webhooks secret (whsec_ and base64)',
+      )
+      .optional(),
+    OPERATOR_SECRET_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+    TRUST_PROXY: z.enum(['true', 'false'], 'must be true or false').default('false'),
+    WEBHOOK_SECRET_KEYS: z
+      .string()
+      .optional()
+      .transform((value, ctx) => (value === undefined ? undefined : keyring(value, ctx))),
+    WEBHOOK_ALLOW_PRIVATE: z
+      .enum(['true', 'false'], 'must be true or false')
+      .default('false')
+      .transform((v) => v === 'true'),
   })
   .superRefine((env, ctx) => {
+    if (env.OPS_WEBHOOK_URL && !env.OPS_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OPS_WEBHOOK_SECRET'],
+        message: 'is required with OPS_WEBHOOK_URL (it signs each delivery)',
+      });
+    }
     if (env.SMS_TRANSPORT === 'twilio') {
       for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
         if (!env[name])
@@ -121,6 +219,14 @@ const EnvSchema = z
         path: ['PICKUP_CODE_SECRET'],
         message:
           'must be set to a secret of your own with NODE_ENV=production (the development value is public)',
+      });
+    }
+    if (env.WEBHOOK_SECRET_KEYS === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_SECRET_KEYS'],
+        message:
+          'must be set with NODE_ENV=production (the development key is public): ID:KEY, KEY 32 random bytes in base64',
       });
     }
     if (env.SMS_TRANSPORT === 'console') {
@@ -156,7 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       const name = String(issue.path[0] ?? 'environment');
       const value = given[name];
       const shown =
-        value === undefined || /SECRET|TOKEN|PASSWORD|DATABASE_URL/.test(name)
+        value === undefined || /SECRET|TOKEN|PASSWORD|DATABASE_URL|KEY/.test(name)
           ? ''
           : ` (got "${value}")`;
       return `${name} ${issue.message}${shown}`;
@@ -188,5 +294,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     dbPoolSize: e.DB_POOL_SIZE,
     merchantRequestsPerMinute: e.MERCHANT_REQUESTS_PER_MINUTE,
+    opsSessionIdleMinutes: e.OPS_SESSION_IDLE_MINUTES,
+    opsSessionAbsoluteHours: e.OPS_SESSION_ABSOLUTE_HOURS,
+    opsCookieSecure:
+      e.OPS_COOKIE_SECURE === undefined
+        ? e.NODE_ENV === 'production'
+        : e.OPS_COOKIE_SECURE === 'true',
+    opsAllowedOrigins: e.OPS_ALLOWED_ORIGINS,
+    opsPublicUrl: (e.OPS_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    opsWebhookUrl: e.OPS_WEBHOOK_URL,
+    opsWebhookSecret: e.OPS_WEBHOOK_SECRET,
+    operatorSecretKey: e.OPERATOR_SECRET_KEY,
+    trustProxy: e.TRUST_PROXY === 'true',
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    webhookSecretKeys: e.WEBHOOK_SECRET_KEYS ?? DEVELOPMENT_KEYRING,
   };
 }

@@ -21,18 +21,23 @@ import { smsChannel } from './sms/channel';
 import { pruneIdempotencyKeys } from './merchant/idempotency';
 import { sendStorageNotices } from './notices/storage';
 import { webhookChannel } from './webhooks/channel';
+import { startWebhookDispatcher } from './webhooks/dispatcher';
+import { missingKeys, resealSecrets, type Keyring } from './webhooks/secretKeys';
 import {
   listenForAuthChanges,
   noteCommittedVersion,
   TerminalAuthCache,
 } from './terminal/authCache';
 import { smsTransportFrom } from './sms/transports';
+import { AlertHub } from './alerts/stream';
+import { opsWebhookChannel, syncOpsWebhookTarget } from './alerts/webhook';
 
 export interface RunningServer {
   url: string;
   port: number;
   sql: Sql;
   logger: Logger;
+  config: ServerConfig;
   /** Runs the SMS and webhook deliveries once, now, and waits for them to finish. */
   deliverNow(): Promise<void>;
   close(): Promise<void>;
@@ -59,6 +64,23 @@ export async function openDatabase(config: ServerConfig): Promise<OpenDatabase> 
   return { url: embedded.url, sql: connect(embedded.url, { max: config.dbPoolSize }), embedded };
 }
 
+/**
+ * Every stored webhook secret must open with the configured keys (a server that could
+ * not sign would fail every delivery); those still in clear (before migration 012, or
+ * written by an older instance) are encrypted now.
+ */
+async function prepareWebhookSecrets(sql: Sql, keyring: Keyring, logger: Logger): Promise<void> {
+  const missing = await missingKeys(sql, keyring);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `bad setting: WEBHOOK_SECRET_KEYS must still list the key ${missing.map((k) => `"${k}"`).join(', ')}: webhook secrets are encrypted with it (keep it after the new first key until \`pnpm admin webhooks rotate-key\` has run)`,
+    );
+  }
+  const sealed = await resealSecrets(sql, keyring, 'clear');
+  if (sealed > 0)
+    logger.info({ endpoints: sealed }, 'webhook secrets stored in clear now encrypted');
+}
+
 /** Migrates, serves both interfaces and runs the background work until `close()`. */
 export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
@@ -71,6 +93,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const { url, sql, embedded } = await openDatabase(config);
   try {
     await migrate(sql);
+    await syncOpsWebhookTarget(sql, config);
+    await prepareWebhookSecrets(sql, config.webhookSecretKeys, logger);
   } catch (error) {
     await sql.end({ timeout: 1 });
     await embedded?.stop();
@@ -84,11 +108,22 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const pollers: Poller[] = [];
   const sms = startPoller('sms', 1000, logger, () => deliverDue(sql, smsPolicy, logger));
   pollers.push(sms);
-  const webhookPolicy = webhookChannel(sql);
-  const webhooks = startPoller('webhooks', 1000, logger, () =>
-    deliverDue(sql, webhookPolicy, logger),
-  );
+  const webhookPolicy = webhookChannel(sql, {
+    destination: { allowPrivate: config.webhookAllowPrivate },
+    keyring: config.webhookSecretKeys,
+  });
+  // Not in batches like the SMS: each delivery on its own, fair across endpoints.
+  const webhooks = startWebhookDispatcher(sql, webhookPolicy, logger);
   pollers.push(webhooks);
+  // Only an instance that knows the operations webhook delivers to it.
+  const opsWebhookPolicy = opsWebhookChannel(config);
+  const opsWebhooks = config.opsWebhookUrl
+    ? startPoller('ops-webhooks', 1000, logger, () => deliverDue(sql, opsWebhookPolicy, logger))
+    : undefined;
+  if (opsWebhooks) pollers.push(opsWebhooks);
+  const alertHub = new AlertHub(sql, logger);
+  // Every alert change (on any instance) is announced: the webhook leaves at once.
+  const stopAlertHub = await alertHub.start(() => opsWebhooks?.nudge());
   pollers.push(
     startPoller('liveness', config.sweepIntervalMs, logger, async () => {
       await markSilentTerminalsOffline(sql, logger, config.offlineAfterSeconds);
@@ -113,6 +148,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       if (committedVersion) authCache.noteVersion(stationId, BigInt(committedVersion));
       else await noteCommittedVersion(sql, authCache, stationId);
     },
+    alertHub,
   };
   const http = createHttpServer(createApp(services).callback(), logger);
   try {
@@ -124,6 +160,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   } catch (error) {
     // A taken port: leave nothing running behind the one-sentence error.
     await Promise.all(pollers.map((p) => p.stop()));
+    await stopAlertHub();
     await unlisten();
     await Promise.all([sql.end({ timeout: 1 }), softSql.end({ timeout: 1 })]);
     await embedded?.stop();
@@ -142,8 +179,9 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     port,
     sql,
     logger,
+    config,
     deliverNow: async () => {
-      await Promise.all([sms.runNow(), webhooks.runNow()]);
+      await Promise.all([sms.runNow(), webhooks.runNow(), opsWebhooks?.runNow()]);
     },
     close: async () => {
       await new Promise<void>((resolve) => {
@@ -151,6 +189,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
         http.closeAllConnections();
       });
       await Promise.all(pollers.map((p) => p.stop()));
+      await stopAlertHub();
       await unlisten();
       await Promise.all([sql.end({ timeout: 5 }), softSql.end({ timeout: 5 })]);
       await embedded?.stop();

@@ -1,3 +1,4 @@
+import type { AlertHub } from './alerts/stream';
 import type { ServerConfig } from './config';
 import type { Sql } from './db/connect';
 import type { Logger } from './logger';
@@ -23,4 +24,6 @@ export interface Services {
    * so it is what the commit made), saves the query.
    */
   cabinetChanged: (stationId: string, committedVersion?: string | null) => Promise<void>;
+  /** This instance's subscribers to the live alert stream (fed by NOTIFY locker_alert). */
+  alertHub: AlertHub;
 }

@@ -39,7 +39,7 @@ export const RedeliverySchema = z
   .meta({ id: 'Redelivery' });
 export type Redelivery = z.infer<typeof RedeliverySchema>;
 
-/** An absolute http(s) URL without credentials. */
+/** An absolute http(s) URL without credentials, of text a column can hold as sent. */
 export const WebhookUrlSchema = text()
   .max(2000)
   .superRefine((value, ctx) => {

@@ -20,7 +20,7 @@ async function phase(expected: DoorPhaseName) {
   return waitFor(async () => ((await state()).session?.phase === expected ? state() : undefined));
 }
 const drained = () =>
-  waitFor(async () => ((await state()).pendingConfirms === 0 ? true : undefined), 15_000);
+  waitFor(async () => ((await state()).pendingReports === 0 ? true : undefined), 15_000);
 
 /** Another parcel of size S for this station, and the door the service gives it (or why not). */
 async function depositAnother(scene: KioskScene) {

@@ -71,7 +71,7 @@ describe('help topics that report', () => {
       });
       expect(queuedReports(k.core.config.dataDir)).toEqual([]);
       k.cabinet.closeDoor(door, false);
-      await expect.poll(async () => (await k.core.getState()).pendingConfirms).toBe(0);
+      await expect.poll(async () => (await k.core.getState()).pendingReports).toBe(0);
     } finally {
       await page.close();
     }
@@ -89,7 +89,7 @@ describe('help topics that report', () => {
       expect(state.alerts).toHaveLength(2);
       expect(state.alerts).toContain(`door ${door} did not open; taken out of service`);
       k.cabinet.closeDoor(door, false);
-      await expect.poll(async () => (await k.core.getState()).pendingConfirms).toBe(0);
+      await expect.poll(async () => (await k.core.getState()).pendingReports).toBe(0);
     } finally {
       await page.close();
     }

@@ -15,8 +15,6 @@ import {
 } from './fixture';
 import { queuedReports, restart } from './restart';
 
-const queuedConfirms = (dataDir: string) => queuedReports(dataDir);
-
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -47,8 +45,8 @@ describe('a kiosk that loses the service', () => {
       await page.getByText('Your parcels are safe inside.', { exact: false }).waitFor();
       expect(await page.getByRole('button', { name: 'Pick up a parcel' }).count()).toBe(0);
       const [queued] = await waitFor(() =>
-        queuedConfirms(k.core.config.dataDir).length === 1
-          ? queuedConfirms(k.core.config.dataDir)
+        queuedReports(k.core.config.dataDir).length === 1
+          ? queuedReports(k.core.config.dataDir)
           : undefined,
       );
       const closedAt = Date.parse(queued!.occurred_at);
@@ -57,7 +55,7 @@ describe('a kiosk that loses the service', () => {
 
       revived = await restart(k.stack.url, k.stack.databaseUrl);
       await waitFor(
-        async () => ((await k.core.getState()).pendingConfirms === 0 ? true : undefined),
+        async () => ((await k.core.getState()).pendingReports === 0 ? true : undefined),
         15_000,
       );
       // It clears itself when the service answers again.
@@ -117,7 +115,7 @@ describe('a kiosk that loses the service', () => {
       // The service drops, the customer shuts the door: the confirm is on disk, not sent.
       await stack.server.close();
       cabinet.closeDoor(1, false);
-      await waitFor(() => (queuedConfirms(dataDir).length === 1 ? true : undefined));
+      await waitFor(() => (queuedReports(dataDir).length === 1 ? true : undefined));
       const killed = children[0]!;
       await new Promise<void>((resolve) => {
         killed.once('exit', () => resolve());
@@ -126,7 +124,7 @@ describe('a kiosk that loses the service', () => {
 
       revived = await restart(stack.url, stack.databaseUrl);
       await startKiosk();
-      await waitFor(() => (queuedConfirms(dataDir).length === 0 ? true : undefined), 20_000);
+      await waitFor(() => (queuedReports(dataDir).length === 0 ? true : undefined), 20_000);
       const events =
         await revived.sql`select status from tracking_events where shipment_id = ${shipment.id} order by id`;
       expect(events.map((e) => e.status)).toEqual(['booked', 'ready_for_pickup', 'collected']);

@@ -69,7 +69,7 @@ describe('a service that adds fields to every answer', () => {
     db.close();
 
     const core = await startKiosk(configFile);
-    await waitFor(async () => ((await core.getState()).pendingConfirms === 0 ? true : undefined));
+    await waitFor(async () => ((await core.getState()).pendingReports === 0 ? true : undefined));
     const [row] =
       await stack.sql`select status, collected_at from shipments where id = ${shipment.id}`;
     expect(row).toEqual({ status: 'collected', collected_at: new Date(closedAt) });
@@ -103,6 +103,7 @@ describe('a service that adds fields to every answer', () => {
     expect(await core.verifyCourier(scene.courier.number)).toEqual({
       kind: 'verified',
       courierName: scene.courier.name,
+      toTakeOut: 0,
     });
     // Every call carried a correlation id.
     expect(proxy.seen.every((s) => s.correlationId)).toBe(true);

@@ -31,7 +31,14 @@ export type PickupResult = DoorOpened | DoorUnknown | Refusal;
 export type DepositResult = DoorOpened | DoorUnknown | Refusal;
 export type ReturnResult = DoorOpened | DoorUnknown | Refusal;
 export type VerifyResult =
-  { kind: 'verified'; courierName: string } | { kind: 'unknown' } | Refusal;
+  | {
+      kind: 'verified';
+      courierName: string;
+      /** Returns and expired parcels here for this courier to take out; null: not known. */
+      toTakeOut: number | null;
+    }
+  | { kind: 'unknown' }
+  | Refusal;
 /** `id`: the collection's, as `state.collection` carries it. */
 export type CollectResult = { kind: 'collecting'; count: number; id: number } | Refusal;
 /** Stopping finishes the door that is open (it is never left open) and opens no other. */
@@ -83,9 +90,23 @@ export interface Collection {
   ended: 'finished' | 'stopped' | 'controller_down' | null;
 }
 
+/**
+ * Where the service's grid and a door's sensors disagree, which a technician must look
+ * at: something inside a door the service counts as free, or a shut door that reads
+ * empty where the service expects a parcel. Judged by the core, never by the screen.
+ */
+export type SensorMismatch = 'item_in_free_door' | 'empty_where_parcel_expected';
+
 /** What the door sensors read right now, for the maintenance view. */
 export type SensedDoor =
-  | { position: number; known: true; closed: boolean; itemPresent: boolean }
+  | {
+      position: number;
+      known: true;
+      closed: boolean;
+      itemPresent: boolean;
+      /** Against the service's grid as the core last received it; null: they agree. */
+      mismatch: SensorMismatch | null;
+    }
   /** Its board did not answer. */
   | { position: number; known: false };
 export type SensorReading =
@@ -170,9 +191,9 @@ export interface KioskState {
   /** The courier's take-out under way or last ended; null before any. */
   collection: Collection | null;
   /** Reports waiting in the durable queue. */
-  pendingConfirms: number;
+  pendingReports: number;
   /** Reports that could not be delivered within 7 days, kept aside for operations. */
-  stuckConfirms: number;
+  stuckReports: number;
 }
 
 /** Before the first heartbeat: nothing known, nothing queued. */
@@ -186,8 +207,8 @@ export const INITIAL_STATE: KioskState = {
   layout: null,
   session: null,
   collection: null,
-  pendingConfirms: 0,
-  stuckConfirms: 0,
+  pendingReports: 0,
+  stuckReports: 0,
 };
 
 /** The conditions in which nothing that needs the service can work. */

@@ -1,6 +1,7 @@
 import type { Collection, CollectedKind, StopCollectingResult } from '../bridge/api';
-import { judged } from './sessions';
 import type { DoorFlows } from './doorFlows';
+import { reportOnClose } from './doorSteps';
+import { judged } from './sessions';
 
 type Parcel = { door: number; trackingNumber: string; kind: CollectedKind };
 
@@ -84,12 +85,12 @@ export class CollectFlow {
           if (!closed) continue;
           s.to({ phase: 'closed', ...judged('collect', closed.itemPresent) });
           // Still inside: the courier left it, and it stays the locker's.
-          if (!closed.itemPresent) {
-            queue.add(
-              'return_taken',
-              { courierNo, trackingNumber: parcel.trackingNumber },
-              closed.at,
-            );
+          const report = reportOnClose(
+            { kind: 'collect', courierNo, trackingNumber: parcel.trackingNumber },
+            closed.itemPresent,
+          );
+          if (report) {
+            queue.addReport(report, closed.at);
             taken++;
             this.set({ taken });
           }

@@ -19,7 +19,7 @@ export function migrate(db: KioskDatabase, upTo = MIGRATIONS.length): number {
 }
 
 /**
- * The kiosk's local database. WAL with synchronous=FULL: a confirm the kiosk wrote
+ * The kiosk's local database. WAL with synchronous=FULL: a report the kiosk queued
  * survives a power cut or a kill -9 the instant after the write returns.
  */
 export function openKioskDatabase(dataDir: string): KioskDatabase {

@@ -8,13 +8,23 @@ import type {
   ReturnChoiceResult,
   ReturnResult,
 } from '../bridge/api';
-import type { ConfirmQueue } from './confirmQueue';
+import {
+  reportOnClose,
+  reportOnFailedUnlock,
+  returnCancellable,
+  returnClosedStep,
+  unlockStep,
+  type QueuedAs,
+  type Unlocked,
+  type Visit,
+} from './doorSteps';
 import type { KioskLog } from './log';
+import type { ReportQueue } from './reportQueue';
 import { judged, type Session, type SessionTracker } from './sessions';
 
 export interface FlowDeps {
   board: LockBoard;
-  queue: ConfirmQueue;
+  queue: ReportQueue;
   sessions: SessionTracker;
   log: KioskLog;
   leftOpenAfterMs: number;
@@ -24,7 +34,6 @@ export interface FlowDeps {
   controllerDown(): void;
 }
 
-type Unlocked = 'open' | 'unknown' | 'did_not_open' | 'controller_down';
 type Closed = { itemPresent: boolean; at: Date };
 type Choice = 'finish' | 'reopen';
 
@@ -84,35 +93,34 @@ export class DoorFlows {
       this.d.controllerDown();
       return 'controller_down';
     }
-    const fields = {
-      outcome: result.outcome,
-      pulses: result.pulses,
-      elapsed_ms: Math.round(result.elapsedMs),
-      seen_open_after_ms: result.seenOpenAfterMs,
-    };
-    switch (result.outcome) {
-      case 'opened':
-      case 'already_open':
-        s.to({ phase: 'open' }, fields);
-        return 'open';
+    const step = unlockStep(result);
+    s.to(
+      { phase: step.phase },
+      {
+        outcome: result.outcome,
+        pulses: result.pulses,
+        elapsed_ms: Math.round(result.elapsedMs),
+        seen_open_after_ms: result.seenOpenAfterMs,
+      },
+    );
+    switch (step.unlocked) {
+      case 'open':
+        break;
       case 'did_not_open':
-        s.to({ phase: 'did_not_open' }, fields);
         this.d.log.warn({ alert: 'door_jammed', door: s.door }, 'door did not open');
-        return 'did_not_open';
+        break;
+      case 'controller_down':
+        this.d.controllerDown();
+        break;
       case 'unknown':
-        if (result.pulses === 0) {
-          s.to({ phase: 'did_not_open' }, fields);
-          this.d.controllerDown();
-          return 'controller_down';
-        }
-        s.to({ phase: 'unknown' }, fields);
         this.d.log.warn({ alert: 'door_unknown', door: s.door }, 'controller silent after unlock');
-        return 'unknown';
+        break;
       default: {
-        const unknown: never = result.outcome;
-        throw new Error(`unknown open outcome ${String(unknown)}`);
+        const unknown: never = step.unlocked;
+        throw new Error(`unknown unlock step ${String(unknown)}`);
       }
     }
+    return step.unlocked;
   }
 
   /** Watches the door until it is seen shut; null when it cannot be (session ended). */
@@ -152,6 +160,11 @@ export class DoorFlows {
     return this.d.queue.add('door_fault', { position: door, problem }, new Date());
   }
 
+  /** Queues what doorSteps.ts decided, if anything, with the time it happened. */
+  report(report: QueuedAs | null, at: Date): void {
+    if (report) this.d.queue.addReport(report, at);
+  }
+
   private opened(s: Session, unlocked: 'open' | 'unknown') {
     return unlocked === 'open'
       ? { kind: 'door_open' as const, door: s.door }
@@ -159,11 +172,12 @@ export class DoorFlows {
   }
 
   async pickup(door: number, shipmentId: string): Promise<PickupResult> {
+    const visit: Visit = { kind: 'pickup', shipmentId };
     const s = this.d.sessions.begin('pickup', door);
     const unlocked = await this.unlock(s);
     if (unlocked === 'did_not_open' || unlocked === 'controller_down') {
       if (unlocked === 'did_not_open') this.reportFault(door);
-      this.d.queue.add('door', { shipmentId, collected: false }, new Date());
+      this.report(reportOnFailedUnlock(visit, unlocked), new Date());
       this.d.settled();
       return unlocked === 'did_not_open' ? { kind: 'door_failed', door } : { kind: 'unavailable' };
     }
@@ -172,7 +186,7 @@ export class DoorFlows {
       if (!closed) return;
       s.to({ phase: 'closed', ...judged('pickup', closed.itemPresent) });
       // Collected unless the parcel is still inside: the door's sensor decides.
-      this.d.queue.add('door', { shipmentId, collected: !closed.itemPresent }, closed.at);
+      this.report(reportOnClose(visit, closed.itemPresent), closed.at);
       s.to({ phase: 'reported', ...judged('pickup', closed.itemPresent) });
     });
     return this.opened(s, unlocked);
@@ -186,6 +200,7 @@ export class DoorFlows {
     parcel: { courierNo: string; trackingNumber: string },
     assign: () => Promise<number | Refusal>,
   ): Promise<DepositResult> {
+    const visit: Visit = { kind: 'deposit', ...parcel };
     for (let attempt = 0; attempt < 2; attempt++) {
       const door = await assign();
       if (typeof door !== 'number') return door;
@@ -193,7 +208,7 @@ export class DoorFlows {
       const unlocked = await this.unlock(s);
       if (unlocked === 'controller_down') {
         // The parcel never went in: its recipient must not be sent here.
-        this.d.queue.add('deposit_undo', parcel, new Date());
+        this.report(reportOnFailedUnlock(visit, unlocked), new Date());
         this.d.settled();
         return { kind: 'unavailable' };
       }
@@ -209,7 +224,7 @@ export class DoorFlows {
         if (!closed) return;
         s.to({ phase: 'closed', ...judged('deposit', closed.itemPresent) });
         // Shut empty: the parcel never went in, so its recipient must not be sent here.
-        if (!closed.itemPresent) this.d.queue.add('deposit_undo', parcel, closed.at);
+        this.report(reportOnClose(visit, closed.itemPresent), closed.at);
         s.to({ phase: 'reported', ...judged('deposit', closed.itemPresent) });
       });
       return this.opened(s, unlocked);
@@ -223,7 +238,7 @@ export class DoorFlows {
     if (unlocked === 'did_not_open' || unlocked === 'controller_down') {
       // The door never opened, so it is empty: releasing its hold is safe.
       if (unlocked === 'did_not_open') this.reportFault(door);
-      this.d.queue.add('return', { returnId, deposited: false }, new Date());
+      this.report(reportOnFailedUnlock({ kind: 'return', returnId }, unlocked), new Date());
       this.d.settled();
       return unlocked === 'did_not_open' ? { kind: 'door_failed', door } : { kind: 'unavailable' };
     }
@@ -237,14 +252,15 @@ export class DoorFlows {
       if (!closed) return;
       const record = (deposited: boolean, at: Date) =>
         this.d.queue.add('return', { returnId, deposited }, at);
-      if (s.phase !== 'take_out_and_close') {
+      const step = returnClosedStep(s.phase === 'take_out_and_close', closed.itemPresent);
+      if (step === 'record') {
         // Not cancelled: the sensor decides; an empty door is no return and is released.
         s.to({ phase: 'closed', ...judged('return', closed.itemPresent) });
-        record(closed.itemPresent, closed.at);
+        this.report(reportOnClose({ kind: 'return', returnId }, closed.itemPresent), closed.at);
         s.to({ phase: 'reported', ...judged('return', closed.itemPresent) });
         return;
       }
-      if (!closed.itemPresent) {
+      if (step === 'release') {
         // Cancelled, and the door seen shut and empty: only now is the hold released.
         record(false, closed.at);
         s.to({ phase: 'cancelled' });
@@ -288,7 +304,7 @@ export class DoorFlows {
 
   cancelReturn(): CancelReturnResult {
     const s = this.d.sessions.current('return');
-    if (!s || !['open', 'left_open', 'unknown'].includes(s.phase)) {
+    if (!s || !returnCancellable(s.phase)) {
       return { kind: 'not_cancellable' };
     }
     s.to({ phase: 'take_out_and_close' }, { asked: 'cancel' });

@@ -1,3 +1,7 @@
+// pino-roll ships no types, and an ambient declaration cannot be imported: the reference
+// carries it into every program that reads this file (test/'s included), not only kiosk's.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="./pino-roll.d.ts" />
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import pinoRoll from 'pino-roll';

@@ -97,8 +97,26 @@ describe('operator commands', () => {
     expect(withSn.cabinetSn).toBe('KR-0042');
 
     expect(
-      await json('door', 'set', '--station', 'TIR1', '--position', '2', '--service', 'out'),
-    ).toEqual({ station: 'TIR1', position: 2, status: 'out_of_service' });
+      await json(
+        'door',
+        'set',
+        '--station',
+        'TIR1',
+        '--position',
+        '2',
+        '--service',
+        'out',
+        '--reason',
+        'hinge bent',
+      ),
+    ).toEqual({
+      station: 'TIR1',
+      position: 2,
+      status: 'out_of_service',
+      reason: 'hinge bent',
+      since: expect.stringMatching(/^\d{4}-/),
+      by: expect.stringMatching(/^cli:/),
+    });
 
     const terminal = await json('terminal', 'create', '--station', 'TIR1');
     expect(terminal).toMatchObject({ stationCode: 'TIR1', token: expect.stringMatching(/^tdev_/) });
@@ -126,11 +144,16 @@ describe('operator commands', () => {
       '--url',
       'https://shop.example/hooks/locker',
     );
-    expect(webhook).toMatchObject({
+    expect(webhook).toEqual({
       id: org.id,
+      endpointId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       webhookUrl: 'https://shop.example/hooks/locker',
       webhookSecret: expect.any(String),
     });
+    // The id printed is the endpoint's, as docs/webhooks.md says.
+    const [endpoint] = await stack.sql`
+      select organization_id from webhook_endpoints where id = ${webhook.endpointId}`;
+    expect(endpoint?.organization_id).toBe(org.id);
     const rotated = await json('org', 'rotate-key', '--org', org.id);
     expect(rotated.apiKey).not.toBe(org.apiKey);
     const keys =
@@ -247,7 +270,25 @@ describe('operator commands', () => {
         ]),
         /--support-phone must be a dialable number/,
       ],
-      [['door', 'set', '--station', 'NOPE', '--position', '1', '--service', 'out'], /not found/],
+      [
+        [
+          'door',
+          'set',
+          '--station',
+          'NOPE',
+          '--position',
+          '1',
+          '--service',
+          'out',
+          '--reason',
+          'x y z',
+        ],
+        /not found/,
+      ],
+      [
+        ['door', 'set', '--station', 'TIR1', '--position', '1', '--service', 'out'],
+        /--reason TEXT/,
+      ],
       [
         ['terminal', 'revoke', '--id', 'not-a-uuid'],
         /--id must be an id as `pnpm admin terminal list` prints it/,
@@ -300,7 +341,18 @@ describe('operator commands', () => {
         /door "2147483648:S" must be POSITION:SIZE\[:CODE\] with a whole position from 1 to 9999/,
       ],
       [
-        ['door', 'set', '--station', 'X', '--position', '2147483648', '--service', 'out'],
+        [
+          'door',
+          'set',
+          '--station',
+          'X',
+          '--position',
+          '2147483648',
+          '--service',
+          'out',
+          '--reason',
+          'jammed',
+        ],
         /--position must be a whole number from 1 to 9999/,
       ],
       [

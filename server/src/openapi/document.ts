@@ -30,6 +30,7 @@ import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
 import { examples, ids } from './examples';
 import { body, json, problems, type Operation } from './parts';
+import { opsPaths } from './ops';
 import { platformPaths } from './platform';
 
 const ShipmentId = z.object({ id: z.guid().meta({ example: ids.shipment }) });
@@ -67,7 +68,7 @@ export function openApiDocument() {
       title: 'Parcel Locker Service',
       version: '1.0.0',
       description:
-        'Terminal interface (/terminal/v1, device token) and merchant interface (/api/v1, organization API key). ' +
+        'Terminal interface (/terminal/v1, device token), merchant interface (/api/v1, organization API key) and operations interface (/ops/v1, operator session cookie). ' +
         'Errors are RFC 9457 problem details; branch on `code`. Every response carries X-Correlation-ID. ' +
         'Every string is text a database column can hold exactly: U+0000 and unpaired UTF-16 surrogates are refused (the `pattern` of each string).',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
@@ -78,6 +79,7 @@ export function openApiDocument() {
       { name: 'terminal', description: 'Interface A: the locker kiosks' },
       { name: 'merchant', description: 'Interface B: shops' },
       { name: 'sandbox', description: 'A sandbox organization’s simulated stations' },
+      { name: 'operations', description: 'The operations interface: operators, alerts, audit' },
     ],
     components: {
       securitySchemes: {
@@ -93,6 +95,13 @@ export function openApiDocument() {
           name: 'webhook-signature',
           description:
             'How a receiver knows a delivery is ours: Standard Webhooks, an HMAC-SHA256 of `webhook-id.webhook-timestamp.body` with the endpoint’s secret (docs/webhooks.md)',
+        },
+        operatorSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'locker_ops',
+          description:
+            'Operator session cookie (`__Host-locker_ops` when Secure); unsafe methods also need the console’s Origin',
         },
       },
     },
@@ -289,6 +298,7 @@ export function openApiDocument() {
         },
       },
       ...platformPaths(),
+      ...opsPaths(),
     },
     webhooks: {
       event: {

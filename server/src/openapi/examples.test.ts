@@ -94,9 +94,13 @@ describe('the OpenAPI document agrees with the server', () => {
     const swapped = (value: string) =>
       swaps.reduce((text, [from, to]) => text.replaceAll(from, to), value);
 
-    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, op]) => ({ path, method, op })),
-    );
+    // The terminal and merchant interfaces (the operations interface, /ops/v1, has its own
+    // tests in src/opsApi: its answers need a signed-in operator with a second factor).
+    const operations = Object.entries(doc.paths)
+      .filter(([path]) => !path.startsWith('/ops/'))
+      .flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+      );
     expect(operations).toHaveLength(27);
     // The delete last: the endpoint it deletes is used by the others.
     operations.sort(

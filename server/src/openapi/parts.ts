@@ -31,7 +31,16 @@ const MERCHANT_PROBLEMS: Record<number, string> = {
   422: '`validation_failed`: `errors` names each failing field (`invalid_characters` for U+0000 or an unpaired surrogate)',
 };
 
-export type Interface = 'terminal' | 'merchant';
+const OPS_PROBLEMS: Record<number, string> = {
+  ...TERMINAL_PROBLEMS,
+  400: '`invalid_json`: the body is not JSON',
+  401: '`unauthorized` (no live session), or `second_factor_required` (half signed in)',
+  403: '`forbidden`: a role or station outside the operator’s scope (audited), or an unsafe request from another Origin',
+  409: 'the change conflicts with the current state (`code` says which)',
+  422: '`validation_failed`: `errors` names each failing field',
+};
+
+export type Interface = 'terminal' | 'merchant' | 'ops';
 
 /**
  * The problem answers of an operation: the ones it names, and those every operation of
@@ -51,7 +60,12 @@ export function problems(
     431,
     500,
   ]);
-  const words = kind === 'terminal' ? TERMINAL_PROBLEMS : MERCHANT_PROBLEMS;
+  const words =
+    kind === 'terminal'
+      ? TERMINAL_PROBLEMS
+      : kind === 'merchant'
+        ? MERCHANT_PROBLEMS
+        : OPS_PROBLEMS;
   return Object.fromEntries(
     [...all]
       .sort((a, b) => a - b)

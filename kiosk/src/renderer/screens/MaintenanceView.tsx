@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { KioskState, SensorReading } from '../../bridge/api';
+import type { KioskState, SensorMismatch, SensorReading } from '../../bridge/api';
 import { kiosk } from '../bridge';
 
 const SENSOR_POLL_MS = 2000;
@@ -25,16 +25,11 @@ function useSensorReading(): SensorReading | null {
   return reading;
 }
 
-type CabinetDoor = NonNullable<KioskState['cabinet']>['doors'][number];
-type SensedDoor = Extract<SensorReading, { kind: 'sensors' }>['doors'][number];
-
-/** Where the service and the sensors disagree, which a technician must look at. */
-function mismatch(door: CabinetDoor, sensed: SensedDoor): 'mismatchItem' | 'mismatchEmpty' | null {
-  if (!sensed.known) return null;
-  if (door.status === 'available' && sensed.itemPresent) return 'mismatchItem';
-  if (door.parcel && sensed.closed && !sensed.itemPresent) return 'mismatchEmpty';
-  return null;
-}
+/** What the screen says for each disagreement the core found. */
+const MISMATCH_TEXT = {
+  item_in_free_door: 'maintenance.mismatchItem',
+  empty_where_parcel_expected: 'maintenance.mismatchEmpty',
+} as const satisfies Record<SensorMismatch, string>;
 
 /**
  * For technicians, behind the PIN: the service's view of every door beside what the
@@ -56,8 +51,8 @@ export function MaintenanceView({ state }: { state: KioskState }) {
               : 'maintenance.online',
           )}
         </li>
-        <li>{t('maintenance.queue', { count: state.pendingConfirms })}</li>
-        <li>{t('maintenance.stuck', { count: state.stuckConfirms })}</li>
+        <li>{t('maintenance.queue', { count: state.pendingReports })}</li>
+        <li>{t('maintenance.stuck', { count: state.stuckReports })}</li>
       </ul>
       {reading?.kind === 'board_unreachable' && (
         <p className="message message-error" role="alert">
@@ -79,7 +74,7 @@ export function MaintenanceView({ state }: { state: KioskState }) {
           <tbody>
             {state.cabinet.doors.map((door) => {
               const sensors = sensed.get(door.position);
-              const warning = sensors && mismatch(door, sensors);
+              const warning = sensors?.known ? sensors.mismatch : null;
               return (
                 <tr key={door.position} className={warning ? 'sensor-mismatch' : undefined}>
                   <th scope="row">{door.position}</th>
@@ -94,7 +89,7 @@ export function MaintenanceView({ state }: { state: KioskState }) {
                       ? t(sensors.itemPresent ? 'maintenance.item' : 'maintenance.empty')
                       : '—'}
                   </td>
-                  <td>{warning ? t(`maintenance.${warning}`) : ''}</td>
+                  <td>{warning ? t(MISMATCH_TEXT[warning]) : ''}</td>
                 </tr>
               );
             })}

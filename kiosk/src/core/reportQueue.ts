@@ -1,59 +1,32 @@
 import type { KioskDatabase } from './database';
 import type { ReportBody, ReportKind, TerminalClient } from './client';
+import type { QueuedAs } from './doorSteps';
+import { claimWindow, type QueuedReport } from './reportOrder';
 
-export type ConfirmKind = ReportKind;
+// The queue's rows live in the tables `confirms` and `stuck_confirms`, named when door
+// confirms were all it carried; renaming them would cost a migration for a word only
+// (docs/decisions.md).
 
-interface Row {
-  id: number;
-  kind: ConfirmKind;
-  body: string;
-  occurred_at: string;
-  attempts: number;
-}
+type Row = QueuedReport;
 
 const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
-/** Confirms in flight at once during a replay. */
+/** Reports in flight at once during a replay. */
 const WINDOW = 16;
 
-/**
- * The leading rows up to the first that concerns a parcel already in the window, or a
- * door fault.
- */
-function onePerParcel(rows: Row[]): Row[] {
-  const seen = new Set<string>();
-  const window: Row[] = [];
-  for (const row of rows) {
-    // A door fault changes what the service does with that door's other reports (it
-    // releases a held return, undoes a fresh deposit): it goes alone, after all before it.
-    if (row.kind === 'door_fault') {
-      if (window.length === 0) window.push(row);
-      break;
-    }
-    const body = JSON.parse(row.body) as {
-      shipmentId?: string;
-      returnId?: string;
-      trackingNumber?: string;
-    };
-    const parcel = body.shipmentId ?? body.returnId ?? body.trackingNumber ?? String(row.id);
-    if (seen.has(parcel)) break;
-    seen.add(parcel);
-    window.push(row);
-  }
-  return window;
-}
-
 export interface QueueEvents {
-  /** A confirm could not be delivered in 7 days: kept aside, operations must hear of it. */
-  stuck(confirm: { kind: ConfirmKind; body: object; reason: string }): void;
+  /** A report could not be delivered in 7 days: kept aside, operations must hear of it. */
+  stuck(report: { kind: ReportKind; body: object; reason: string }): void;
   changed(): void;
 }
 
 /**
- * Every confirm is written here, with `occurred_at` = the time the door closed, before it
- * is sent, and leaves only when the service answered 200 (done) or 404 (done before).
- * Anything else keeps it for replay, in order, with backoff.
+ * The durable report queue. Every report to the service (door and return confirms, a
+ * return taken out, a deposit undone, a door fault) is written here, with `occurred_at` =
+ * when it happened (the door closed, the door failed), before it is sent, and leaves only
+ * when the service answered 200 (done) or 404 (done before). Anything else keeps it for
+ * replay, in order, with backoff.
  */
-export class ConfirmQueue {
+export class ReportQueue {
   private replaying: Promise<void> | undefined;
   private backoffMs = 1000;
   private closed = false;
@@ -66,11 +39,20 @@ export class ConfirmQueue {
   ) {}
 
   /** Synchronous, durable write; returns its row id once it is on disk. */
-  add<K extends ConfirmKind>(
+  add<K extends ReportKind>(
     kind: K,
     body: Omit<ReportBody<K>, 'occurred_at'>,
     occurredAt: Date,
   ): number {
+    return this.write(kind, body, occurredAt);
+  }
+
+  /** `add` for a report decided elsewhere (doorSteps.ts). */
+  addReport(report: QueuedAs, occurredAt: Date): number {
+    return this.write(report.kind, report.body, occurredAt);
+  }
+
+  private write(kind: ReportKind, body: object, occurredAt: Date): number {
     const stored = { ...body, occurred_at: occurredAt.toISOString() };
     const { lastInsertRowid } = this.db
       .prepare(
@@ -102,17 +84,18 @@ export class ConfirmQueue {
   }
 
   /**
-   * Sends due confirms a window at a time, concurrently, but never two of one parcel in a
-   * window: a parcel's confirms reach the service in the order they happened. Rows done
-   * in a window are deleted in one transaction; a crash before that only resends them,
-   * and the service answers a resent confirm with 404, which counts as done.
+   * Sends due reports a window at a time, concurrently, but never two of one parcel at
+   * once nor one before an earlier one of its parcel that waits (reportOrder.ts): a
+   * parcel's reports reach the service in the order they happened. Rows done in a window
+   * are deleted in one transaction; a crash before that only resends them, and the
+   * service answers a resent report with 404, which counts as done.
    */
   private async drain(): Promise<void> {
-    const due = this.db.prepare(
-      'select id, kind, body, occurred_at, attempts from confirms where next_attempt_at <= ? order by id limit ?',
+    const queued = this.db.prepare(
+      'select id, kind, body, occurred_at, attempts, next_attempt_at from confirms order by id',
     );
     for (;;) {
-      const window = onePerParcel(due.all(this.now(), WINDOW) as Row[]);
+      const window = claimWindow(queued.iterate() as IterableIterator<Row>, this.now(), WINDOW);
       if (window.length === 0) return;
       const outcomes = await Promise.all(window.map((row) => this.send(row)));
       const done = window.filter((_, i) => outcomes[i] === 'done');
@@ -137,7 +120,7 @@ export class ConfirmQueue {
     }
     const answer = await this.client.report(
       row.kind,
-      JSON.parse(row.body) as ReportBody<ConfirmKind>,
+      JSON.parse(row.body) as ReportBody<ReportKind>,
     );
     if (answer.ok || answer.status === 404) return 'done';
     if (answer.status === 400 || answer.code === 'bad_request') {

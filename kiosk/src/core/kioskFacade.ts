@@ -1,0 +1,176 @@
+import { EventEmitter } from 'node:events';
+import type {
+  CancelReturnResult,
+  CollectResult,
+  DepositResult,
+  DoorProblem,
+  DoorProblemResult,
+  KioskApi,
+  KioskState,
+  PickupResult,
+  ReturnChoiceResult,
+  ReturnResult,
+  SensorReading,
+  StopCollectingResult,
+  VerifyResult,
+} from '../bridge/api';
+import type { TechnicianLogin } from '../bridge/technician';
+import type { CollectFlow } from './collectFlow';
+import type { ReportQueue } from './reportQueue';
+import type { DoorFlows } from './doorFlows';
+import type { KioskStateStore } from './kioskState';
+import type { KioskLog } from './log';
+import { refusalOf } from './refusal';
+import type { ServiceLink } from './serviceLink';
+import type { SessionTracker } from './sessions';
+import type { TechnicianGate } from './technician';
+
+/** The parts of the kiosk the bridge's requests reach. */
+export interface FacadeParts {
+  store: KioskStateStore;
+  link: ServiceLink;
+  queue: ReportQueue;
+  flows: DoorFlows;
+  collection: CollectFlow;
+  sessions: SessionTracker;
+  technician: TechnicianGate;
+  /** Every door's sensors now; also refreshes the controller's condition. */
+  readSensors(): Promise<SensorReading>;
+  log: KioskLog;
+}
+
+/**
+ * What the bridge calls (`KioskApi`): each request of the screen, turned into calls to the
+ * service and door flows, answered as a result the screen can show. It emits 'state'
+ * whenever what the screen shows may have changed. No method throws: every failure
+ * becomes a refusal or a phase the screen can show.
+ */
+export class KioskFacade extends EventEmitter implements KioskApi {
+  readonly log: KioskLog;
+
+  constructor(protected readonly parts: FacadeParts) {
+    super();
+    this.log = parts.log;
+    parts.store.on('state', (state) => this.emit('state', state));
+  }
+
+  /** Any failure of a screen's request ends as a refusal, logged, never a rejection. */
+  private async guarded<T>(
+    what: string,
+    run: () => Promise<T>,
+  ): Promise<T | { kind: 'unavailable' }> {
+    try {
+      return await run();
+    } catch (error) {
+      this.log.error({ error: String(error), request: what }, 'request failed');
+      return { kind: 'unavailable' };
+    }
+  }
+
+  getState(): Promise<KioskState> {
+    return Promise.resolve(this.parts.store.state);
+  }
+
+  pickup(code: string): Promise<PickupResult> {
+    const { link, flows } = this.parts;
+    return this.guarded('pickup', async () => {
+      const answer = await link.serve(() => link.client.pickup(code));
+      if (!answer.ok) return refusalOf(answer);
+      return flows.pickup(answer.value.door, answer.value.shipmentId);
+    });
+  }
+
+  verifyCourier(courierNo: string): Promise<VerifyResult> {
+    const { link } = this.parts;
+    return this.guarded('verifyCourier', async () => {
+      const answer = await link.serve(() => link.client.verifyCourier(courierNo));
+      if (!answer.ok) return refusalOf(answer);
+      if (!answer.value.ok || answer.value.courierName === null)
+        return { kind: 'unknown' as const };
+      // Shown at sign-in ("Parcels to take out: N"); the sign-in stands without it.
+      const waiting = await link.serve(() => link.client.courierReturns(courierNo));
+      return {
+        kind: 'verified' as const,
+        courierName: answer.value.courierName,
+        toTakeOut: waiting.ok ? waiting.value.parcels.length : null,
+      };
+    });
+  }
+
+  deposit(courierNo: string, trackingNumber: string): Promise<DepositResult> {
+    const { link, flows } = this.parts;
+    return this.guarded('deposit', () =>
+      flows.deposit({ courierNo, trackingNumber }, async () => {
+        const answer = await link.serve(() => link.client.deposit(courierNo, trackingNumber));
+        return answer.ok ? answer.value.door : refusalOf(answer);
+      }),
+    );
+  }
+
+  startReturn(trackingNumber: string): Promise<ReturnResult> {
+    const { link, flows } = this.parts;
+    return this.guarded('startReturn', async () => {
+      const answer = await link.serve(() => link.client.startReturn(trackingNumber));
+      if (!answer.ok) return refusalOf(answer);
+      return flows.startReturn(answer.value.door, answer.value.returnId);
+    });
+  }
+
+  cancelReturn(): Promise<CancelReturnResult> {
+    return Promise.resolve(this.parts.flows.cancelReturn());
+  }
+
+  finishReturn(): Promise<ReturnChoiceResult> {
+    return this.parts.flows.choose('finish');
+  }
+
+  reopenReturn(): Promise<ReturnChoiceResult> {
+    return this.parts.flows.choose('reopen');
+  }
+
+  collectReturns(courierNo: string): Promise<CollectResult> {
+    const { link, collection } = this.parts;
+    return this.guarded('collectReturns', async () => {
+      const answer = await link.serve(() => link.client.courierReturns(courierNo));
+      if (!answer.ok) return refusalOf(answer);
+      const started = collection.start(courierNo, answer.value.parcels);
+      return { kind: 'collecting' as const, count: started.total, id: started.id };
+    });
+  }
+
+  stopCollecting(): Promise<StopCollectingResult> {
+    return Promise.resolve(this.parts.collection.stop());
+  }
+
+  /**
+   * Reported as a door fault through the durable queue, then sent at once if the service
+   * answers: the person is told whether it got through or waits on disk for the service.
+   */
+  reportDoorProblem(problem: DoorProblem): Promise<DoorProblemResult> {
+    const { sessions, flows, queue } = this.parts;
+    return this.guarded('reportDoorProblem', async () => {
+      const session = sessions.current();
+      if (!session) return { kind: 'no_door' as const };
+      const door = session.door;
+      // The core saw it fail and has reported it already: never twice.
+      if (problem === 'did_not_open' && session.phase === 'did_not_open')
+        return { kind: 'already_reported' as const, door };
+      const id = flows.reportFault(door, problem);
+      this.log.warn({ alert: 'door_reported', door, problem }, 'a customer reports the door');
+      await queue.replay();
+      return queue.isPending(id)
+        ? { kind: 'queued' as const, door }
+        : { kind: 'sent' as const, door };
+    });
+  }
+
+  /** For technicians: every door's sensors now; also refreshes the controller's condition. */
+  readSensors(): Promise<SensorReading> {
+    return this.parts.readSensors();
+  }
+
+  /** The service menu's PIN, checked against the configuration's hash; opens nothing. */
+  technicianLogin(pin: string): Promise<TechnicianLogin> {
+    return Promise.resolve(this.parts.technician.login(pin));
+  }
+}
