@@ -94,7 +94,9 @@ try {
   // The demo's receivers (and a newcomer's) listen on this machine: webhooks may go to
   // loopback and private addresses here, unless WEBHOOK_ALLOW_PRIVATE says otherwise.
   process.env.WEBHOOK_ALLOW_PRIVATE ||= 'true';
-  server = await startServer();
+  // A newcomer's demo: the public development pickup secret is allowed, unless
+  // PICKUP_CODE_SECRET says otherwise (and NODE_ENV=production still refuses it).
+  server = await startServer({ development: true });
   const demo = await demoScene(server.sql);
   const kiosk = demo
     ? await startKiosk(`http://127.0.0.1:${server.port}`, demo, port, server.logger)

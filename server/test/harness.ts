@@ -83,6 +83,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
     smsTransport: `file:${smsFile}`,
     logLevel: 'silent',
     dbPoolSize: 10,
+    development: true,
     // The tests' webhook receivers listen on loopback.
     webhookAllowPrivate: true,
     ...overrides,

@@ -254,8 +254,12 @@ export function offlineDeposit(services: Services): Middleware {
         known.slot_no === request.door
       )
         return { kind: 'repeat' as const };
+      // Why and by whom, for operations (an operator's earlier reason is not overwritten).
+      const reason = `offline deposit of ${request.trackingNumber} the service could not record (reported by the kiosk)`;
       const [door] = await tx<{ tracking_number: string | null }[]>`
-        update doors d set out_of_service = true
+        update doors d set out_of_service = true,
+               out_of_service_reason = case when out_of_service then out_of_service_reason else ${reason} end,
+               out_of_service_by = case when out_of_service then out_of_service_by else 'terminal' end
          where d.station_id = ${station.id} and d.position = ${request.door}
         returning (select sh.tracking_number from door_occupancy o
                      join shipments sh on sh.id = o.shipment_id where o.door_id = d.id)`;
