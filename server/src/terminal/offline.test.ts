@@ -156,6 +156,11 @@ describe('POST /terminal/v1/offline/deposit', () => {
   it('records the deposit in the door the kiosk chose, at its time, and only then sends the code, once', async () => {
     const scene = await stack.scene('1:S,2:S,3:M');
     const parcel = await stack.shipment(scene.org.id, scene.station.id);
+    // Booked before the outage (the kiosk expected it): a time reported before the
+    // booking would be clamped to the time of receipt (migration 013).
+    await stack.sql`update shipments set status_at = now() - interval '1 hour' where id = ${parcel.id}`;
+    await stack.sql`
+      update tracking_events set occurred_at = now() - interval '1 hour' where shipment_id = ${parcel.id}`;
     const at = new Date(Date.now() - 30 * 60_000).toISOString();
     const body = {
       courierNo: scene.courier.number,
