@@ -240,3 +240,8 @@ export * as admin from '../src/admin/commands';
 /** The stored form of a pickup code, for fixtures that load parcels in bulk. */
 export { pickupCodeHash } from '../src/domain/secrets';
 export { benchDatabase } from '../bench/database';
+// Operators as the operations interface's tests make them: set up, signed in, TOTP enrolled.
+export { opsClient, signedInOperator, testClock, secretOf, PASSWORD } from './opsClient';
+export { createOperator } from '../src/operators/accounts';
+export { cliActor } from '../src/operators/audit';
+export { totpCode } from '../src/operators/totp';
