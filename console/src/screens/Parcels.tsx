@@ -57,7 +57,7 @@ export function ParcelsScreen() {
           <form
             className="toolbar"
             role="search"
-            aria-label={t('parcels.search')}
+            aria-label={t('parcels.title')}
             onSubmit={(e) => {
               e.preventDefault();
               setSelected(undefined);
