@@ -245,3 +245,6 @@ export { opsClient, signedInOperator, testClock, secretOf, PASSWORD } from './op
 export { createOperator } from '../src/operators/accounts';
 export { cliActor } from '../src/operators/audit';
 export { totpCode } from '../src/operators/totp';
+// The operations benchmarks' fleet and server process (the console's benchmark too).
+export { seedOpsFleet } from '../bench/opsSeed';
+export { benchServer } from '../bench/harness';

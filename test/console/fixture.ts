@@ -60,6 +60,8 @@ export async function operatorPage(
   const operator = await signedInOperator(c.stack, c.clock, role, options.stations);
   const context = await c.browser.newContext({
     viewport: options.viewport ?? DESK,
+    // A tablet is touched: coarse pointer, larger targets.
+    hasTouch: options.viewport === TABLET,
     locale: options.language === 'sq' ? 'sq-AL' : 'en-GB',
     timezoneId: 'Europe/Belgrade',
   });

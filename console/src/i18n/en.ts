@@ -486,6 +486,19 @@ export const en = {
     search: 'Go to the search field',
     help: 'This list',
   },
+  confirm: {
+    rotate:
+      'Rotate the keys of {{name}}? Every key it has now stops at once; only the new one works.',
+    revokeKey: 'Revoke key {{id}} of {{name}}? The shop’s calls with it stop at once.',
+    reset:
+      'Reset {{email}}? Their password and authenticator stop working; they get a new set-up link.',
+    deactivateOperator: 'Deactivate {{email}}? Every session of theirs ends at once.',
+    deactivateCourier: 'Deactivate courier {{number}} {{name}}? Kiosks stop taking their number.',
+    revokeTerminal:
+      'Revoke terminal {{id}} at {{station}}? It stops for good; a new one must be enrolled.',
+    disableTerminal:
+      'Disable terminal {{id}} at {{station}}? It stops serving customers until enabled.',
+  },
   notFound: {
     title: 'No such page',
     text: 'The address does not match a page of the console.',

@@ -489,6 +489,20 @@ export const sq: Messages = {
     search: 'Shko te fusha e kërkimit',
     help: 'Kjo listë',
   },
+  confirm: {
+    rotate:
+      'Të ndërrohen çelësat e {{name}}? Çdo çelës i tanishëm ndalet menjëherë; punon vetëm i riu.',
+    revokeKey: 'Të revokohet çelësi {{id}} i {{name}}? Thirrjet e dyqanit me të ndalen menjëherë.',
+    reset:
+      'Të rivendoset {{email}}? Fjalëkalimi dhe autentifikuesi i tij ndalen; merr një lidhje të re konfigurimi.',
+    deactivateOperator: 'Të çaktivizohet {{email}}? Çdo seancë e tij mbaron menjëherë.',
+    deactivateCourier:
+      'Të çaktivizohet korrieri {{number}} {{name}}? Kioskët nuk e pranojnë më numrin e tij.',
+    revokeTerminal:
+      'Të revokohet terminali {{id}} te {{station}}? Ndalet përgjithmonë; duhet regjistruar një i ri.',
+    disableTerminal:
+      'Të çaktivizohet terminali {{id}} te {{station}}? Nuk u shërben klientëve derisa të aktivizohet.',
+  },
   notFound: {
     title: 'Kjo faqe nuk ekziston',
     text: 'Adresa nuk përputhet me asnjë faqe të konsolës.',

@@ -51,7 +51,7 @@ export function FleetScreen() {
   // Typing filters as it goes; the request before is aborted.
   useEffect(() => {
     if (text.trim() === q) return;
-    const timer = setTimeout(() => set({ q: text.trim() || undefined }), 60);
+    const timer = setTimeout(() => set({ q: text.trim() || undefined }), 30);
     return () => clearTimeout(timer);
   }, [text]);
   useEffect(() => {

@@ -55,8 +55,10 @@ export function StationScreen() {
     );
   const live = s.terminals.some((term) => term.link.connected);
   const door = s.doors.find((d) => d.position === selected);
+  // What needs a look, first: doors standing open, faults, sensors that disagree, and
+  // parcels past their expiry (a take-out).
   const odd = s.doors.filter(
-    (d) => disagrees(d) || lookOf(d) === 'open_now' || lookOf(d) === 'fault',
+    (d) => disagrees(d) || ['open_now', 'fault', 'expired'].includes(lookOf(d)),
   );
   return (
     <section className="page">

@@ -94,6 +94,12 @@ export function CouriersTab() {
                         disabled={act.busy}
                         aria-label={t('couriers.deactivateNamed', { name: courier.name })}
                         onClick={() =>
+                          window.confirm(
+                            t('confirm.deactivateCourier', {
+                              name: courier.name,
+                              number: courier.number,
+                            }),
+                          ) &&
                           void act
                             .run(() =>
                               post(

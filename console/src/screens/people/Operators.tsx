@@ -140,6 +140,7 @@ export function OperatorsTab() {
                         disabled={act.busy}
                         aria-label={t('operators.resetNamed', { email: o.email })}
                         onClick={() =>
+                          window.confirm(t('confirm.reset', { email: o.email })) &&
                           void act
                             .run(() =>
                               post(
@@ -163,6 +164,7 @@ export function OperatorsTab() {
                         disabled={act.busy}
                         aria-label={t('operators.deactivateNamed', { email: o.email })}
                         onClick={() =>
+                          window.confirm(t('confirm.deactivateOperator', { email: o.email })) &&
                           void act
                             .run(() =>
                               post(`/operators/${encodeURIComponent(o.email)}/deactivate`, {}),

@@ -134,6 +134,7 @@ function Keys({
   );
   const act = useAction();
   const issue = (rotate: boolean) =>
+    (!rotate || window.confirm(t('confirm.rotate', { name }))) &&
     void act
       .run(() =>
         post(
@@ -196,6 +197,7 @@ function Keys({
                     disabled={act.busy}
                     aria-label={t('orgs.revokeNamed', { id: key.id.slice(0, 8) })}
                     onClick={() =>
+                      window.confirm(t('confirm.revokeKey', { id: key.id.slice(0, 8), name })) &&
                       void act
                         .run(() =>
                           post(`/organizations/${organizationId}/keys/${key.id}/revoke`, {}),

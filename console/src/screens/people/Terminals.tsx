@@ -32,7 +32,14 @@ export function TerminalsTab() {
   const [reason, setReason] = useState('');
   const [issued, setIssued] = useState<{ station: string; token: string }>();
   const manage = c.can('terminals.manage');
-  const change = (id: string, what: 'disable' | 'enable' | 'revoke') =>
+  const change = (id: string, what: 'disable' | 'enable' | 'revoke', station: string | null) =>
+    (what === 'enable' ||
+      window.confirm(
+        t(what === 'revoke' ? 'confirm.revokeTerminal' : 'confirm.disableTerminal', {
+          id: id.slice(0, 8),
+          station: station ?? '—',
+        }),
+      )) &&
     void act
       .run(() => post(`/terminals/${id}/${what}`, reason.trim() ? { reason: reason.trim() } : {}))
       .then(() => setRound((r) => r + 1));
@@ -163,7 +170,7 @@ export function TerminalsTab() {
                             type="button"
                             className="quiet"
                             disabled={act.busy}
-                            onClick={() => change(term.id, 'enable')}
+                            onClick={() => change(term.id, 'enable', term.station_code)}
                           >
                             {t('terminals.enable')}
                           </button>
@@ -172,7 +179,7 @@ export function TerminalsTab() {
                             type="button"
                             className="quiet"
                             disabled={act.busy}
-                            onClick={() => change(term.id, 'disable')}
+                            onClick={() => change(term.id, 'disable', term.station_code)}
                           >
                             {t('terminals.disable')}
                           </button>
@@ -181,7 +188,7 @@ export function TerminalsTab() {
                           type="button"
                           className="quiet"
                           disabled={act.busy}
-                          onClick={() => change(term.id, 'revoke')}
+                          onClick={() => change(term.id, 'revoke', term.station_code)}
                         >
                           {t('terminals.revoke')}
                         </button>
