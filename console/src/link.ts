@@ -14,7 +14,10 @@ export type CommandOutcome =
   | 'expired'
   | 'refused';
 
-/** Where a command stands: sent, received by the kiosk, or finished with an outcome. */
+/**
+ * Where a command stands, as the console shows it: sent (issued, waiting for the kiosk),
+ * received (delivered to the kiosk over the link), finished with the kiosk's outcome.
+ */
 export interface CommandState {
   id: string | null;
   stage: 'sent' | 'received' | 'finished';
@@ -33,33 +36,23 @@ const OUTCOMES: CommandOutcome[] = [
   'refused',
 ];
 
-/** A command's answer, read loosely: its id, whether delivered, its outcome once known. */
+/**
+ * A command as the service answers it (`LinkCommand`: status pending → sent → done, or
+ * expired; its outcome once done), read loosely.
+ */
 export function readCommand(body: unknown): CommandState {
   const b = (body ?? {}) as Record<string, unknown>;
-  const inner = (typeof b.command === 'object' && b.command !== null ? b.command : b) as Record<
-    string,
-    unknown
-  >;
-  const outcome = OUTCOMES.find((o) => o === inner.outcome) ?? null;
-  const id =
-    typeof inner.id === 'string'
-      ? inner.id
-      : typeof b.command_id === 'string'
-        ? b.command_id
-        : null;
-  const status = typeof inner.status === 'string' ? inner.status : '';
-  const delivered = inner.delivered_at ?? inner.received_at;
+  const status = typeof b.status === 'string' ? b.status : '';
+  const outcome = OUTCOMES.find((o) => o === b.outcome) ?? null;
+  const finished = status === 'done' || status === 'expired' || outcome !== null;
   return {
-    id,
-    stage: outcome
-      ? 'finished'
-      : delivered || status === 'delivered' || status === 'received'
-        ? 'received'
-        : 'sent',
-    outcome: outcome ?? (status === 'expired' ? 'expired' : null),
-    detail: (typeof inner.detail === 'object' && inner.detail !== null
-      ? inner.detail
-      : {}) as Record<string, unknown>,
+    id: typeof b.id === 'string' ? b.id : null,
+    stage: finished ? 'finished' : status === 'sent' ? 'received' : 'sent',
+    outcome: status === 'expired' ? 'expired' : (outcome ?? (finished ? 'unknown' : null)),
+    detail:
+      typeof b.outcome_detail === 'object' && b.outcome_detail !== null
+        ? (b.outcome_detail as Record<string, unknown>)
+        : {},
   };
 }
 
@@ -70,20 +63,32 @@ export function readCommand(body: unknown): CommandState {
 export const isMissing = (error: unknown): boolean =>
   error instanceof ApiError && error.status === 404 && !error.problem?.detail;
 
+/** A remote open past the rate a second administrator must approve. */
+export const needsApproval = (error: unknown): boolean =>
+  error instanceof ApiError && error.code === 'approval_required';
+
 const station = (code: string) => `/stations/${encodeURIComponent(code)}`;
 
+/** POST …/doors/{door}/open: the outcome within a few seconds (200), else 202 to poll. */
 export function openDoor(code: string, door: number, reason: string) {
-  return call('POST', `${station(code)}/doors/${door}/open`, { body: { reason } });
+  return call('POST', `${station(code)}/doors/${door}/open`, {
+    body: { reason, wait_seconds: 5 },
+  });
 }
 
 export function commandState(id: string) {
-  return call('GET', `/commands/${encodeURIComponent(id)}`);
+  return call('GET', `/link/commands/${encodeURIComponent(id)}`);
 }
 
 export function refreshConfig(code: string) {
-  return call('POST', `${station(code)}/refresh-config`, { body: {} });
+  return call('POST', `${station(code)}/link/refresh-config`, { body: { wait_seconds: 5 } });
 }
 
 export function fetchLogs(code: string, minutes: number) {
-  return call('POST', `${station(code)}/logs`, { body: { minutes } });
+  return call('POST', `${station(code)}/link/upload-logs`, {
+    body: { minutes, wait_seconds: 20 },
+  });
 }
+
+/** Where the browser downloads a command's uploaded logs. */
+export const logsUrl = (id: string) => `/ops/v1/link/commands/${encodeURIComponent(id)}/logs`;

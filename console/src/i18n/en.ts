@@ -247,6 +247,11 @@ export const en = {
     sensor: 'Sensor',
     sensorNone: 'No reading (no live link yet)',
     notLive: 'last reading, not live',
+    openSince: 'since',
+    itemInside: 'something inside',
+    empty: 'empty',
+    inSession: 'in use (a person at the kiosk, or a remote open)',
+    seen: 'read',
     takeOutTitle: 'Take door {{door}} out of service',
     putBackTitle: 'Put door {{door}} back into service',
     reason: 'Reason (kept with the door and in the audit log)',
@@ -266,9 +271,9 @@ export const en = {
     pickDoor: 'Choose a door on the grid for its details and actions.',
     refreshConfig: 'Refresh configuration',
     fetchLogs: 'Fetch last hour of logs',
-    configAsked: 'The kiosk was asked to reload its configuration.',
-    logsAsked: 'The kiosk was asked for its logs (request {{id}}).',
-    logsReady: 'The logs are ready.',
+    configDone: 'The kiosk reloaded its configuration.',
+    logsReady: 'The kiosk sent its logs.',
+    downloadLogs: 'Download the logs (.jsonl.gz)',
     linkUnavailable:
       'This server has no live link to kiosks yet, so nothing was sent. Use the kiosk’s service menu on site.',
   },
@@ -282,6 +287,7 @@ export const en = {
     out_of_service: 'Out of service',
     fault: 'Fault',
     open_now: 'Standing open now',
+    open_in_use: 'Open: in use',
     expired: 'Expired: take out',
   },
   legend: {
@@ -306,6 +312,8 @@ export const en = {
     sent: 'Sent to the kiosk',
     received: 'Received by the kiosk',
     waiting: 'Waiting for the kiosk to report…',
+    approval:
+      'Too many doors opened remotely in a short time: another administrator must approve this one. Nothing was opened yet.',
     unavailable:
       'Remote opening is not available on this server yet (no live link to kiosks). Nothing was sent.',
   },

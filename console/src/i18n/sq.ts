@@ -249,6 +249,11 @@ export const sq: Messages = {
     sensor: 'Sensori',
     sensorNone: 'Pa lexim (ende pa lidhje të drejtpërdrejtë)',
     notLive: 'leximi i fundit, jo i drejtpërdrejtë',
+    openSince: 'që prej',
+    itemInside: 'ka diçka brenda',
+    empty: 'bosh',
+    inSession: 'në përdorim (dikush te kiosku, ose hapje në distancë)',
+    seen: 'lexuar',
     takeOutTitle: 'Nxirre derën {{door}} jashtë shërbimit',
     putBackTitle: 'Ktheje derën {{door}} në shërbim',
     reason: 'Arsyeja (ruhet me derën dhe në regjistrin e veprimeve)',
@@ -268,9 +273,9 @@ export const sq: Messages = {
     pickDoor: 'Zgjidhni një derë në rrjetë për hollësitë dhe veprimet e saj.',
     refreshConfig: 'Rifresko konfigurimin',
     fetchLogs: 'Merr regjistrat e orës së fundit',
-    configAsked: 'Kioskut iu kërkua të ringarkojë konfigurimin.',
-    logsAsked: 'Kioskut iu kërkuan regjistrat (kërkesa {{id}}).',
-    logsReady: 'Regjistrat janë gati.',
+    configDone: 'Kiosku e ringarkoi konfigurimin.',
+    logsReady: 'Kiosku i dërgoi regjistrat.',
+    downloadLogs: 'Shkarko regjistrat (.jsonl.gz)',
     linkUnavailable:
       'Ky server nuk ka ende lidhje të drejtpërdrejtë me kioskët, prandaj asgjë nuk u dërgua. Përdorni menynë e shërbimit të kioskut në vend.',
   },
@@ -284,6 +289,7 @@ export const sq: Messages = {
     out_of_service: 'Jashtë shërbimit',
     fault: 'Defekt',
     open_now: 'E hapur tani',
+    open_in_use: 'E hapur: në përdorim',
     expired: 'E skaduar: nxirre',
   },
   legend: {
@@ -308,6 +314,8 @@ export const sq: Messages = {
     sent: 'Iu dërgua kioskut',
     received: 'U mor nga kiosku',
     waiting: 'Në pritje të raportit të kioskut…',
+    approval:
+      'Shumë dyer të hapura në distancë në pak kohë: një administrator tjetër duhet ta miratojë këtë. Ende asgjë nuk u hap.',
     unavailable:
       'Hapja në distancë nuk është ende e mundur në këtë server (pa lidhje të drejtpërdrejtë me kioskët). Asgjë nuk u dërgua.',
   },

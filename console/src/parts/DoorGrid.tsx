@@ -61,7 +61,7 @@ export function useDoorText() {
     const look = lookOf(door);
     switch (look) {
       case 'open_now':
-        return t('doorLook.open_now');
+        return sensorOf(door).inSession ? t('doorLook.open_in_use') : t('doorLook.open_now');
       case 'fault':
         return t('doorLook.fault');
       case 'out_of_service':
@@ -108,7 +108,7 @@ function DoorCell({
         {text(door)}
       </span>
       {odd && <span className="door-odd">{t('station.disagrees')}</span>}
-      {sensor === 'unknown' && <span className="door-odd">{t('station.sensorUnknown')}</span>}
+      {sensor.state === 'unknown' && <span className="door-odd">{t('station.sensorUnknown')}</span>}
     </button>
   );
 }

@@ -96,14 +96,26 @@ export function DoorPanel({
         <div>
           <dt>{t('station.sensor')}</dt>
           <dd>
-            {sensor === null ? t('station.sensorNone') : t(`sensor.${sensor}`)}
-            {door.sensor.seen_at && (
+            {sensor.state === null ? t('station.sensorNone') : t(`sensor.${sensor.state}`)}
+            {sensor.state === 'open' && sensor.openSince && (
               <>
-                {' · '}
-                <Time at={door.sensor.seen_at} />
+                {' '}
+                {t('station.openSince')} <Time at={sensor.openSince} />
               </>
             )}
-            {!live && sensor !== null && <span className="muted"> · {t('station.notLive')}</span>}
+            {sensor.itemPresent !== null && (
+              <> · {sensor.itemPresent ? t('station.itemInside') : t('station.empty')}</>
+            )}
+            {sensor.inSession && <> · {t('station.inSession')}</>}
+            {sensor.seenAt && (
+              <>
+                {' · '}
+                {t('station.seen')} <Time at={sensor.seenAt} />
+              </>
+            )}
+            {!live && sensor.state !== null && (
+              <span className="muted"> · {t('station.notLive')}</span>
+            )}
           </dd>
         </div>
       </dl>

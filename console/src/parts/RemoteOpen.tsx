@@ -2,7 +2,14 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, post } from '../api';
 import { useConsole } from '../context';
-import { commandState, isMissing, openDoor, readCommand, type CommandState } from '../link';
+import {
+  commandState,
+  isMissing,
+  needsApproval,
+  openDoor,
+  readCommand,
+  type CommandState,
+} from '../link';
 import { useErrorText } from './ErrorNote';
 
 const POLL_MS = 1000;
@@ -101,7 +108,10 @@ export function RemoteOpen({
       setPhase({ kind: 'progress', command: readCommand(answer) });
     } catch (failure) {
       if (isMissing(failure)) setPhase({ kind: 'unavailable' });
-      else {
+      else if (needsApproval(failure)) {
+        setPhase({ kind: 'form' });
+        setError(t('remoteOpen.approval'));
+      } else {
         setPhase({ kind: 'form' });
         setError(failure instanceof ApiError ? errorText(failure) : t('errors.unknown'));
       }

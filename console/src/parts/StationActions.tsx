@@ -2,11 +2,40 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
-import { fetchLogs, isMissing, readCommand, refreshConfig } from '../link';
+import {
+  commandState,
+  fetchLogs,
+  isMissing,
+  logsUrl,
+  readCommand,
+  refreshConfig,
+  type CommandState,
+} from '../link';
 import { useErrorText } from './ErrorNote';
 
 type Result =
-  { kind: 'ok'; text: string } | { kind: 'unavailable' } | { kind: 'error'; text: string };
+  | { kind: 'command'; what: 'config' | 'logs'; command: CommandState }
+  | { kind: 'unavailable' }
+  | { kind: 'error'; text: string };
+
+const POLL_MS = 1000;
+const GIVE_UP_MS = 90_000;
+
+/** Follows a command until the kiosk reports it (or it expires, or we stop asking). */
+async function follow(command: CommandState, onUpdate: (c: CommandState) => void) {
+  const started = Date.now();
+  let current = command;
+  while (current.stage !== 'finished' && current.id && Date.now() - started < GIVE_UP_MS) {
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    try {
+      current = { ...readCommand(await commandState(current.id)), id: current.id };
+      onUpdate(current);
+    } catch {
+      // Ask again: a dropped request says nothing about the kiosk.
+    }
+  }
+  return current;
+}
 
 /** The kiosk as a whole: refresh its configuration, fetch its recent logs. */
 export function StationActions({ stationCode }: { stationCode: string }) {
@@ -23,18 +52,15 @@ export function StationActions({ stationCode }: { stationCode: string }) {
       const answer =
         what === 'config' ? await refreshConfig(stationCode) : await fetchLogs(stationCode, 60);
       const command = readCommand(answer);
-      const link =
-        (answer as { url?: unknown; download_url?: unknown } | undefined)?.download_url ??
-        (answer as { url?: unknown } | undefined)?.url;
-      setResult({
-        kind: 'ok',
-        text:
-          what === 'config'
-            ? t('station.configAsked')
-            : typeof link === 'string'
-              ? t('station.logsReady')
-              : t('station.logsAsked', { id: command.id ?? '—' }),
-      });
+      setResult({ kind: 'command', what, command });
+      const done = await follow(command, (next) =>
+        setResult({ kind: 'command', what, command: next }),
+      );
+      c.announce(
+        done.outcome === 'done'
+          ? t(what === 'config' ? 'station.configDone' : 'station.logsReady')
+          : t(`outcome.${done.outcome ?? 'unknown'}`, { door: '' }),
+      );
     } catch (failure) {
       if (isMissing(failure)) setResult({ kind: 'unavailable' });
       else
@@ -46,6 +72,7 @@ export function StationActions({ stationCode }: { stationCode: string }) {
       setBusy(undefined);
     }
   };
+  const command = result?.kind === 'command' ? result.command : undefined;
   return (
     <section className="station-actions" aria-labelledby="station-actions">
       <h2 id="station-actions">{t('station.actions')}</h2>
@@ -59,7 +86,24 @@ export function StationActions({ stationCode }: { stationCode: string }) {
         </button>
       </div>
       <div role="status">
-        {result?.kind === 'ok' && <p className="note ok">{result.text}</p>}
+        {result?.kind === 'command' && command && (
+          <p
+            className={`note ${command.stage === 'finished' && command.outcome !== 'done' ? 'warn' : 'ok'}`}
+          >
+            {command.stage !== 'finished'
+              ? command.stage === 'received'
+                ? t('remoteOpen.received')
+                : t('remoteOpen.sent')
+              : command.outcome === 'done'
+                ? t(result.what === 'config' ? 'station.configDone' : 'station.logsReady')
+                : t(`outcomeAdvice.${command.outcome ?? 'unknown'}`)}{' '}
+            {result.what === 'logs' && command.outcome === 'done' && command.id && (
+              <a href={logsUrl(command.id)} download>
+                {t('station.downloadLogs')}
+              </a>
+            )}
+          </p>
+        )}
         {result?.kind === 'unavailable' && (
           <p className="note warn">{t('station.linkUnavailable')}</p>
         )}

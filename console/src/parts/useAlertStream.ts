@@ -1,6 +1,7 @@
 import { AlertStreamEventSchema, CurrentSessionSchema, type Alert } from '@locker/shared';
 import { useEffect, useRef, useState } from 'react';
 import { API, get, SIGNED_OUT_EVENT } from '../api';
+import type { DoorStatesEvent } from './doorState';
 
 export type StreamEvent = {
   event: 'opened' | 'occurred' | 'acknowledged' | 'resolved';
@@ -21,10 +22,11 @@ const RETRY_MS = 5000;
 export function useAlertStream(
   onEvent: (event: StreamEvent) => void,
   onReconnect: () => void,
+  onDoors?: (event: DoorStatesEvent) => void,
 ): StreamState {
   const [state, setState] = useState<StreamState>({ up: true });
-  const handlers = useRef({ onEvent, onReconnect });
-  handlers.current = { onEvent, onReconnect };
+  const handlers = useRef({ onEvent, onReconnect, onDoors });
+  handlers.current = { onEvent, onReconnect, onDoors };
   useEffect(() => {
     let source: EventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
@@ -59,6 +61,16 @@ export function useAlertStream(
         }
         const parsed = AlertStreamEventSchema.safeParse(data);
         if (parsed.success) handlers.current.onEvent(parsed.data);
+      });
+      // The live link's door states (its stations' doors, as kiosks report them).
+      source.addEventListener('door', (message) => {
+        try {
+          const data = JSON.parse((message as MessageEvent<string>).data) as DoorStatesEvent;
+          if (typeof data.station_code === 'string' && Array.isArray(data.doors))
+            handlers.current.onDoors?.(data);
+        } catch {
+          // An unreadable event changes nothing; the page's next refresh has the truth.
+        }
       });
       source.addEventListener('session_ended', () => {
         stopped = true;

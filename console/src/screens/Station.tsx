@@ -10,7 +10,13 @@ import { kindText } from '../parts/alertText';
 import { Busy } from '../parts/Busy';
 import { DoorGrid, useDoorText } from '../parts/DoorGrid';
 import { DoorPanel } from '../parts/DoorPanel';
-import { disagrees, lookOf, type Door } from '../parts/doorState';
+import {
+  disagrees,
+  lookOf,
+  withDoorStates,
+  type Door,
+  type DoorStatesEvent,
+} from '../parts/doorState';
 import { ErrorNote } from '../parts/ErrorNote';
 import { Severity } from '../parts/Severity';
 import { StationActions } from '../parts/StationActions';
@@ -37,11 +43,27 @@ export function StationScreen() {
     const timer = setInterval(refresh, REFRESH_MS);
     return () => clearInterval(timer);
   }, [refresh]);
-  useAlertStream(({ alert }) => {
-    if (alert.station_code === code) refresh();
-  }, refresh);
+  // Door states pushed by the kiosk are folded in as they come, each door's only when
+  // newer than what the last refresh read; kept a little while, refreshes catch up.
+  const [pushed, setPushed] = useState<{ event: DoorStatesEvent; arrived: number }[]>([]);
+  useAlertStream(
+    ({ alert }) => {
+      if (alert.station_code === code) refresh();
+    },
+    refresh,
+    (event) => {
+      if (event.station_code !== code) return;
+      const now = Date.now();
+      setPushed((list) => [
+        ...list.filter((p) => now - p.arrived < 15_000),
+        { event, arrived: now },
+      ]);
+    },
+  );
 
-  const s = station.data;
+  const s = station.data
+    ? pushed.reduce((at, p) => withDoorStates(at, p.event), station.data)
+    : undefined;
   if (!s)
     return (
       <section className="page">
