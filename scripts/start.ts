@@ -94,6 +94,9 @@ try {
   const port = kioskPort();
   // The operator console, served under /ops/: built when missing or older than its sources.
   ensureConsoleBuilt();
+  // The demo's receivers (and a newcomer's) listen on this machine: webhooks may go to
+  // loopback and private addresses here, unless WEBHOOK_ALLOW_PRIVATE says otherwise.
+  process.env.WEBHOOK_ALLOW_PRIVATE ||= 'true';
   server = await startServer();
   const scene = await demoScene(server.sql);
   const demo = scene && (await demoOperator(server.sql, `http://127.0.0.1:${server.port}`, scene));

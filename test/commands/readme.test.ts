@@ -208,6 +208,7 @@ describe.concurrent('README commands, run as printed', () => {
         /org set-webhook/,
         async (l) =>
           void expect(Object.keys(await json(l)).sort()).toEqual([
+            'endpointId',
             'id',
             'webhookSecret',
             'webhookUrl',

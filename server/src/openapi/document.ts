@@ -9,6 +9,8 @@ import {
   CourierReturnsResponseSchema,
   ReturnCollectedRequestSchema,
   DoorFaultRequestSchema,
+  DoorEventRequestSchema,
+  CabinetEventRequestSchema,
   DepositResponseSchema,
   DoorConfirmRequestSchema,
   HeartbeatRequestSchema,
@@ -78,6 +80,7 @@ function terminalPost(
 }
 
 const ShipmentId = z.object({ id: z.guid() });
+const DoorPosition = z.object({ door: z.coerce.number().int().min(1) });
 
 /** OpenAPI 3.1 of both interfaces, generated from the zod schemas every side validates with. */
 export function openApiDocument() {
@@ -167,6 +170,23 @@ export function openApiDocument() {
         DoorFaultRequestSchema,
         OkResponseSchema,
         [400, 401, 404],
+      ),
+      '/terminal/v1/doors/{door}/events': {
+        post: {
+          ...terminalPost(
+            'Extension: what the kiosk saw at a door (found open, opened with no one at it, a pickup it cannot confirm, a board silent after the unlock)',
+            DoorEventRequestSchema,
+            OkResponseSchema,
+            [400, 401, 404],
+          ).post,
+          requestParams: { path: DoorPosition },
+        },
+      },
+      '/terminal/v1/cabinet/events': terminalPost(
+        'Extension: a lock board whose polarity is suspect (its doors leave service) or that is not as commissioned',
+        CabinetEventRequestSchema,
+        OkResponseSchema,
+        [400, 401],
       ),
       '/terminal/v1/deposit/undo': terminalPost(
         'Extension: undo a deposit whose door the courier shut empty',
