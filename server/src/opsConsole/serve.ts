@@ -64,7 +64,8 @@ export function serveConsole(config: ServerConfig): Middleware {
       const sent = await send(ctx, file, { root, immutable: true, maxage: 365 * 24 * 3600_000 })
         .then(() => true)
         .catch((error: { status?: number }) => {
-          if (error.status === 404 || error.status === 400) return false;
+          // Not there, or a path outside the folder (koa-send's 403): nothing to send.
+          if (error.status !== undefined && error.status >= 400 && error.status < 500) return false;
           throw error;
         });
       if (!sent) {
