@@ -189,7 +189,10 @@ export function AlertInbox({ filter, heading }: { filter: AlertFilter; heading: 
         {loading && items.length === 0 ? (
           <Busy what={t('alerts.loading')} />
         ) : items.length === 0 && !error ? (
-          <p className="empty">{t(history ? 'alerts.emptyHistory' : 'alerts.empty')}</p>
+          <p className="empty">
+            {t(history ? 'alerts.emptyHistory' : 'alerts.empty')}
+            {!history && <ClearedLately />}
+          </p>
         ) : (
           <table ref={table} className="grid-table">
             <thead>
@@ -266,6 +269,27 @@ export function AlertInbox({ filter, heading }: { filter: AlertFilter; heading: 
       )}
     </div>
   );
+}
+
+/** How many alerts cleared by themselves in the last hour: what an empty inbox hides. */
+function ClearedLately() {
+  const { t } = useTranslation();
+  const [count, setCount] = useState<number>();
+  useEffect(() => {
+    const since = Date.now() - 3_600_000;
+    get(`/alerts${query({ status: 'resolved', limit: 100 })}`, AlertListSchema).then(
+      (page) =>
+        setCount(
+          page.items.filter(
+            (a) =>
+              a.resolved?.resolution === 'cleared' && new Date(a.resolved.at).getTime() > since,
+          ).length,
+        ),
+      () => setCount(undefined),
+    );
+  }, []);
+  if (!count) return null;
+  return <> {t('alerts.clearedLately', { count })}</>;
 }
 
 function StreamStatus({

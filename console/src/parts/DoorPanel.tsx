@@ -131,6 +131,13 @@ export function DoorPanel({
         <ServiceForm stationCode={stationCode} door={door} onChanged={onChanged} />
       )}
       {c.can('parcels.read') && <DoorHistory stationCode={stationCode} door={door.position} />}
+      {c.can('audit.read') && (
+        <Link
+          href={`/audit?action=door&target=${encodeURIComponent(`${stationCode}/${door.position}`)}`}
+        >
+          {t('station.doorAudit')}
+        </Link>
+      )}
     </SidePanel>
   );
 }

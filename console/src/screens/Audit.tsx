@@ -1,5 +1,6 @@
 import { AuditListSchema, type AuditEntrySchema } from '@locker/shared';
 import { useState } from 'react';
+import { useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { API, get, query } from '../api';
@@ -27,8 +28,15 @@ const EMPTY: Filter = { actor: '', action: '', target: '', from: '', to: '' };
 export function AuditScreen() {
   const { t } = useTranslation();
   const { zone } = useConsole();
-  const [draft, setDraft] = useState<Filter>(EMPTY);
-  const [filter, setFilter] = useState<Filter>(EMPTY);
+  // A link may set the first filter (a door's page: its service changes and opens).
+  const search = new URLSearchParams(useSearch());
+  const initial: Filter = {
+    ...EMPTY,
+    action: search.get('action') ?? '',
+    target: search.get('target') ?? '',
+  };
+  const [draft, setDraft] = useState<Filter>(initial);
+  const [filter, setFilter] = useState<Filter>(initial);
   const [pages, setPages] = useState<Entry[][]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const params = {
