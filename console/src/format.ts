@@ -1,42 +1,54 @@
+import type { TFunction } from 'i18next';
+
 // Times as operators read them: relative ("12 min ago"), the exact time in their own time
 // zone beside it on hover and focus.
 
+/**
+ * The exact time in the operator's zone. Browsers carry date texts for few languages
+ * (Chromium has none for Albanian), so Albanian gets the numeric form used there
+ * (25.11.2026 13:11:09); English the British one (25 Nov 2026, 13:11:09). The zone is
+ * always honoured.
+ */
 export function exactTime(iso: string, zone: string, language: string): string {
-  return new Intl.DateTimeFormat(language, {
-    dateStyle: 'medium',
-    timeStyle: 'medium',
+  const date = new Date(iso);
+  if (language === 'en')
+    return new Intl.DateTimeFormat('en-GB', {
+      dateStyle: 'medium',
+      timeStyle: 'medium',
+      timeZone: zone,
+    }).format(date);
+  const parts = new Intl.DateTimeFormat('en-GB', {
     timeZone: zone,
-  }).format(new Date(iso));
-}
-
-export function shortTime(iso: string, zone: string, language: string): string {
-  return new Intl.DateTimeFormat(language, {
-    day: 'numeric',
-    month: 'short',
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
     hour: '2-digit',
     minute: '2-digit',
-    timeZone: zone,
-  }).format(new Date(iso));
+    second: '2-digit',
+  }).formatToParts(date);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('day')}.${get('month')}.${get('year')} ${get('hour')}:${get('minute')}:${get('second')}`;
 }
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+const UNITS: ['day' | 'hour' | 'minute' | 'second', number][] = [
   ['day', 86_400_000],
   ['hour', 3_600_000],
   ['minute', 60_000],
   ['second', 1000],
 ];
 
-export function relativeTime(iso: string, now: number, language: string): string {
+/**
+ * "12 min ago", "in 3 days", "now": from the console's own texts (i18next plurals), not
+ * the browser's Intl, which lacks Albanian in Chromium.
+ */
+export function relativeTime(iso: string, now: number, t: TFunction): string {
   const difference = new Date(iso).getTime() - now;
-  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto', style: 'short' });
-  for (const [unit, ms] of UNITS) {
-    if (Math.abs(difference) >= ms || unit === 'second') {
-      const amount = Math.round(difference / ms);
-      if (unit === 'second' && Math.abs(amount) < 10) return format.format(0, 'second');
-      return format.format(amount, unit);
-    }
-  }
-  return '';
+  const size = Math.abs(difference);
+  if (size < 10_000) return t('time.now');
+  const [unit, ms] = UNITS.find(([, unitMs]) => size >= unitMs) ?? UNITS[3]!;
+  const count = Math.floor(size / ms);
+  return difference < 0 ? t(`time.ago.${unit}`, { count }) : t(`time.in.${unit}`, { count });
 }
 
 /** Whole days from `iso` to now (0 on the same day), for "overdue by N days". */

@@ -510,6 +510,23 @@ export const en = {
     disableTerminal:
       'Disable terminal {{id}} at {{station}}? It stops serving customers until enabled.',
   },
+  time: {
+    now: 'now',
+    ago: {
+      second: '{{count}} s ago',
+      minute: '{{count}} min ago',
+      hour: '{{count}} h ago',
+      day_one: '{{count}} day ago',
+      day_other: '{{count}} days ago',
+    },
+    in: {
+      second: 'in {{count}} s',
+      minute: 'in {{count}} min',
+      hour: 'in {{count}} h',
+      day_one: 'in {{count}} day',
+      day_other: 'in {{count}} days',
+    },
+  },
   notFound: {
     title: 'No such page',
     text: 'The address does not match a page of the console.',

@@ -514,6 +514,23 @@ export const sq: Messages = {
     disableTerminal:
       'Të çaktivizohet terminali {{id}} te {{station}}? Nuk u shërben klientëve derisa të aktivizohet.',
   },
+  time: {
+    now: 'tani',
+    ago: {
+      second: '{{count}} s më parë',
+      minute: '{{count}} min më parë',
+      hour: '{{count}} orë më parë',
+      day_one: '{{count}} ditë më parë',
+      day_other: '{{count}} ditë më parë',
+    },
+    in: {
+      second: 'pas {{count}} s',
+      minute: 'pas {{count}} min',
+      hour: 'pas {{count}} orësh',
+      day_one: 'pas {{count}} dite',
+      day_other: 'pas {{count}} ditësh',
+    },
+  },
   notFound: {
     title: 'Kjo faqe nuk ekziston',
     text: 'Adresa nuk përputhet me asnjë faqe të konsolës.',

@@ -299,7 +299,7 @@ function StreamStatus({
   stream: ReturnType<typeof useAlertStream>;
   loadedAt: number | undefined;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const now = useNow(5000);
   if (stream.up)
     return (
@@ -310,8 +310,8 @@ function StreamStatus({
   return (
     <span className="live-down" role="status">
       {t('alerts.streamDown', {
-        since: relativeTime(new Date(stream.since).toISOString(), now, i18n.language),
-        loaded: loadedAt ? relativeTime(new Date(loadedAt).toISOString(), now, i18n.language) : '—',
+        since: relativeTime(new Date(stream.since).toISOString(), now, t),
+        loaded: loadedAt ? relativeTime(new Date(loadedAt).toISOString(), now, t) : '—',
       })}
     </span>
   );

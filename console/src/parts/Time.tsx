@@ -8,10 +8,10 @@ import { exactTime, relativeTime } from '../format';
  */
 export function Time({ at, exact = false }: { at: string; exact?: boolean }) {
   const { zone } = useConsole();
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   const now = useNow();
   const full = exactTime(at, zone, i18n.language);
-  const relative = relativeTime(at, now, i18n.language);
+  const relative = relativeTime(at, now, t);
   return (
     <time dateTime={at} title={full} className="time">
       {exact ? (

@@ -149,10 +149,10 @@ export function StationScreen() {
 }
 
 function Freshness({ at, failed }: { at: number | undefined; failed: boolean }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const now = useNow(5000);
   if (!at) return null;
-  const age = relativeTime(new Date(at).toISOString(), now, i18n.language);
+  const age = relativeTime(new Date(at).toISOString(), now, t);
   return (
     <p className={failed ? 'note warn' : 'muted small'} role={failed ? 'status' : undefined}>
       {failed ? t('station.stale', { age }) : t('station.updated', { age })}
