@@ -13,9 +13,8 @@
 #
 # Browser journeys, the screens' layout and speech checks and the console's screens
 # (Chromium's work, the same on any Node) and the README's commands from a fresh clone are
-# the slow part; the lines
-# beyond 20 skip SKIP_ON_OTHER_LINES (a vitest exclude glob; empty runs everything) to keep
-# CI within 15 minutes. Every package's unit and integration tests, and the kiosk's
+# the slow part; the lines beyond 20 skip SKIP_ON_OTHER_LINES (a vitest exclude glob; empty
+# runs everything) to keep CI within 15 minutes. Every package's unit and integration tests, and the kiosk's
 # offline journey in Chromium through the browser host, still run on each line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
