@@ -224,3 +224,31 @@ describe('a door taken out of service', () => {
     await context.close();
   });
 });
+
+describe('a remote open', () => {
+  it('names the door and station in full, needs a reason, and refuses a wrong authenticator code before anything is sent', async () => {
+    const { page, context, operator } = await operatorPage(c, 'operations');
+    await page.goto(`${c.stack.url}/ops/stations/TIR-101`);
+    await page.getByRole('button', { name: /^4 L/ }).click();
+    await page.getByRole('heading', { name: 'Open door 4 at TIR-101 Tirana Blloku?' }).waitFor();
+    const open = page.getByRole('button', { name: 'Open door 4' });
+    // No reason: the browser holds the form back.
+    await page.getByLabel('Authenticator code').fill('123456');
+    await open.click();
+    expect(
+      await page
+        .getByLabel('Reason', { exact: true })
+        .evaluate((el) => (el as HTMLTextAreaElement).validity.valueMissing),
+    ).toBe(true);
+    await page.getByLabel('Reason', { exact: true }).fill('courier locked out');
+    await page.getByLabel('Authenticator code').fill('000000');
+    await open.click();
+    await page.getByRole('alert').getByText('E-mail, password or code not accepted').waitFor();
+    const stepUps = await c.stack.sql<{ outcome: string }[]>`
+      select outcome from audit_log where action = 'session.step_up' and actor = ${operator.email}`;
+    expect(stepUps.map((r) => r.outcome)).toEqual(['failed']);
+    const opens = await c.stack.sql`select 1 from audit_log where action like 'door.remote_open%'`;
+    expect(opens).toHaveLength(0);
+    await context.close();
+  });
+});
