@@ -4,11 +4,8 @@
  *      pair at 19200 baud: the driver's serial code path);
  *   2. 10,000 queued confirms replayed to the real server;
  *   3. renderer ready from a cold Chromium start;
- *   4. touch on the speaker button → first audio of the spoken instruction scheduled: the
- *      first touch once the kiosk has warmed its speech engine and four voices (as before
- *      its first customer), a second touch, and a touch the moment the screen shows
- *      (warming still running); with what the warm-up costs the first paint (the same
- *      cold start with the engine's worker blocked) and the main thread's long tasks.
+ *   4. touch on the speaker button → first audio of the spoken instruction scheduled,
+ *      right after the screen is ready (voice data still loading) and once loaded.
  *
  *   pnpm --filter @locker/kiosk bench
  */
@@ -103,28 +100,6 @@ async function touchToFirstWord(page: Page): Promise<number> {
   });
   await page.locator('.option-speech').click();
   return page.evaluate(() => (window as Waiting).firstWord!);
-}
-
-type Watched = Window & {
-  speechReady?: Promise<{ startedAt: number; readyAt: number }>;
-  longTasks?: { end: number; duration: number }[];
-};
-
-/** Put in the page before its scripts: the speech warm-up's end, and the main thread's long tasks. */
-function watchStart() {
-  const w = window as Watched;
-  w.speechReady = new Promise((resolve) =>
-    window.addEventListener(
-      'kiosk-speech-ready',
-      (event) => resolve((event as CustomEvent<{ startedAt: number; readyAt: number }>).detail),
-      { once: true },
-    ),
-  );
-  w.longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const t of list.getEntries())
-      w.longTasks!.push({ end: t.startTime + t.duration, duration: t.duration });
-  }).observe({ type: 'longtask', buffered: true });
 }
 
 async function main() {
@@ -254,69 +229,21 @@ async function main() {
     const cold: number[] = [];
     const firstWord: number[] = [];
     const warmWord: number[] = [];
-    const duringWarmUp: number[] = [];
-    const paint: number[] = [];
-    const paintCold: number[] = [];
-    const readyCold: number[] = [];
-    const paintToSpeech: number[] = [];
-    const longTasks: number[] = [];
-    /** A cold Chromium on the home screen: how long to the button, and its first paint. */
-    const coldStart = async (opts: { blockSpeech?: boolean } = {}) => {
+    for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
       const fresh = await chromium.launch({
         executablePath: '/usr/bin/chromium',
         args: CHROMIUM_ARGS,
       });
       const p = await fresh.newPage();
-      await p.addInitScript(watchStart);
-      // The same page with no speech engine at all: what the warm-up costs the first paint.
-      if (opts.blockSpeech) await p.route(/\/assets\/worker-[^/]*\.js$/, (r) => r.abort());
       await p.goto(`${readyHost.url}?lang=en`);
       await p.getByRole('button', { name: 'Pick up a parcel' }).waitFor();
-      const ready = performance.now() - t0;
-      const fcp = await p.evaluate(
-        () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
-      );
-      return { fresh, p, ready, fcp };
-    };
-    for (let i = 0; i < 5; i++) {
-      // a. The kiosk started and left to warm, as it is before its first customer.
-      {
-        const { fresh, p, ready, fcp } = await coldStart();
-        cold.push(ready);
-        paint.push(fcp);
-        const warm = await p.evaluate(() => (window as Watched).speechReady!);
-        paintToSpeech.push(warm.readyAt - fcp);
-        longTasks.push(
-          await p.evaluate(
-            (from) =>
-              Math.max(
-                0,
-                ...(window as Watched)
-                  .longTasks!.filter((t) => t.end > from)
-                  .map((t) => t.duration),
-              ),
-            warm.startedAt,
-          ),
-        );
-        firstWord.push(await touchToFirstWord(p));
-        await p.locator('.option-speech').click(); // off again
-        warmWord.push(await touchToFirstWord(p));
-        await fresh.close();
-      }
-      // b. A touch the moment the home screen shows: the warm-up still running.
-      {
-        const { fresh, p } = await coldStart();
-        duringWarmUp.push(await touchToFirstWord(p));
-        await fresh.close();
-      }
-      // c. No speech engine: the first paint without any warm-up.
-      {
-        const { fresh, ready, fcp } = await coldStart({ blockSpeech: true });
-        readyCold.push(ready);
-        paintCold.push(fcp);
-        await fresh.close();
-      }
+      cold.push(performance.now() - t0);
+      firstWord.push(await touchToFirstWord(p));
+      const speaker = p.locator('.option-speech');
+      await speaker.click(); // off again; the next touch finds the voice data loaded
+      warmWord.push(await touchToFirstWord(p));
+      await fresh.close();
     }
     await readyHost.close();
     await readyCore.stop();
@@ -350,52 +277,16 @@ async function main() {
         max: +Math.max(...cold).toFixed(0),
       },
       {
-        measure: '  the same, speech engine blocked (no warm-up), ms',
-        p50: +pct(readyCold, 50).toFixed(0),
-        p95: +pct(readyCold, 95).toFixed(0),
-        max: +Math.max(...readyCold).toFixed(0),
-      },
-      {
-        measure: 'first paint of the home screen (first-contentful-paint), ms',
-        p50: +pct(paint, 50).toFixed(0),
-        p95: +pct(paint, 95).toFixed(0),
-        max: +Math.max(...paint).toFixed(0),
-      },
-      {
-        measure: '  the same, speech engine blocked (no warm-up), ms',
-        p50: +pct(paintCold, 50).toFixed(0),
-        p95: +pct(paintCold, 95).toFixed(0),
-        max: +Math.max(...paintCold).toFixed(0),
-      },
-      {
-        measure: 'first paint → speech engine and 4 voices warm, ms',
-        p50: +pct(paintToSpeech, 50).toFixed(0),
-        p95: +pct(paintToSpeech, 95).toFixed(0),
-        max: +Math.max(...paintToSpeech).toFixed(0),
-      },
-      {
-        measure: 'longest main-thread task while warming (0: none over 50 ms), ms',
-        p50: +pct(longTasks, 50).toFixed(0),
-        p95: +pct(longTasks, 95).toFixed(0),
-        max: +Math.max(...longTasks).toFixed(0),
-      },
-      {
-        measure: 'touch → first spoken word, first touch after start, warmed (5), ms',
+        measure: 'touch → first spoken word, first touch after start (5), ms',
         p50: +pct(firstWord, 50).toFixed(0),
         p95: +pct(firstWord, 95).toFixed(0),
         max: +Math.max(...firstWord).toFixed(0),
       },
       {
-        measure: 'touch → first spoken word, second touch (5), ms',
+        measure: 'touch → first spoken word, voice data loaded (5), ms',
         p50: +pct(warmWord, 50).toFixed(0),
         p95: +pct(warmWord, 95).toFixed(0),
         max: +Math.max(...warmWord).toFixed(0),
-      },
-      {
-        measure: 'touch → first spoken word, touch at first paint, warming (5), ms',
-        p50: +pct(duringWarmUp, 50).toFixed(0),
-        p95: +pct(duringWarmUp, 95).toFixed(0),
-        max: +Math.max(...duringWarmUp).toFixed(0),
       },
     ]);
     console.log(

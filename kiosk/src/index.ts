@@ -14,4 +14,4 @@ export { openKioskDatabase } from './core/database';
 export { hashTechnicianPin } from './core/technician';
 // The screen's texts and what the speaker announces, for the tests that check speech.
 export * as texts from './renderer/i18n/texts';
-export type { SpeechReadyDetail, SpokenDetail } from './renderer/speech/speaker';
+export type { SpokenDetail } from './renderer/speech/speaker';

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { texts, type SpeechReadyDetail, type SpokenDetail } from '@locker/kiosk';
+import { texts, type SpokenDetail } from '@locker/kiosk';
 import { kioskScene, launchBrowser, type KioskScene } from './fixture';
 
 const { sq, sr, tr, en } = texts;
@@ -98,60 +98,6 @@ describe('speech on the device, in each language', () => {
       expect(
         await page.locator('.screen-options:visible .option-speech').getAttribute('aria-pressed'),
       ).toBe('true');
-    } finally {
-      await page.close();
-    }
-  }, 120_000);
-
-  it('the engine and all four voices are warm before the first touch, and warming starts after the first paint, silently', async () => {
-    const page = await browser.newPage({ viewport: { width: 1080, height: 1920 } });
-    try {
-      // Everything the page tells, in order, from before its first script runs.
-      await page.addInitScript(() => {
-        const log: { what: string; detail?: unknown }[] = [];
-        (window as unknown as { speechLog: typeof log }).speechLog = log;
-        for (const what of ['kiosk-speech-ready', 'kiosk-speaking'])
-          window.addEventListener(what, (event) =>
-            log.push({ what, detail: (event as CustomEvent).detail }),
-          );
-        window.addEventListener('pointerdown', () => log.push({ what: 'touch' }), {
-          capture: true,
-        });
-      });
-      const log = () =>
-        page.evaluate(
-          () =>
-            (window as unknown as { speechLog: { what: string; detail?: unknown }[] }).speechLog,
-        );
-      await page.goto(`${k.host.url}?lang=tr`);
-      await page.locator('[data-screen="home"]').waitFor();
-      // Nobody touches the screen: the kiosk warms itself.
-      await expect
-        .poll(async () => (await log()).map((e) => e.what), { timeout: 60_000, interval: 200 })
-        .toContain('kiosk-speech-ready');
-      const before = await log();
-      // Warming is silent: nothing was played, and it ran with no touch at all.
-      expect(before.map((e) => e.what)).toEqual(['kiosk-speech-ready']);
-      const ready = before[0]!.detail as SpeechReadyDetail;
-      // Every language's voice, the station's own (Turkish here) last so it stays loaded.
-      expect([...ready.voices].sort()).toEqual(['en-gb', 'sq', 'sr', 'tr']);
-      expect(ready.voices.at(-1)).toBe('tr');
-      // Off the first paint's path: warming began once the home screen had painted.
-      const firstPaint = await page.evaluate(
-        () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
-      );
-      expect(firstPaint).toBeDefined();
-      expect(ready.startedAt).toBeGreaterThanOrEqual(firstPaint!);
-      expect(ready.readyAt).toBeGreaterThan(ready.startedAt);
-
-      // The first touch now speaks the home instruction, with a warm engine.
-      await page.locator('.screen-options:visible .option-speech').click();
-      await expect
-        .poll(async () => (await log()).map((e) => e.what), { timeout: 60_000, interval: 200 })
-        .toEqual(['kiosk-speech-ready', 'touch', 'kiosk-speaking']);
-      const first = (await log())[2]!.detail as SpokenDetail;
-      expect(first.text).toBe(`${tr.title}. ${tr.home.instruction}`);
-      expect(first.language).toBe('tr');
     } finally {
       await page.close();
     }

@@ -1,6 +1,5 @@
-import i18next from 'i18next';
-import { LANGUAGES, type Language } from '../i18n';
-import type { SpeechReply, SpeechRequest, WarmRequest } from './protocol';
+import type { Language } from '../i18n';
+import type { SpeechReply, SpeechRequest } from './protocol';
 
 const VOICES: Record<Language, string> = { sq: 'sq', sr: 'sr', tr: 'tr', en: 'en-gb' };
 /** A little slower than eSpeak's default 175: strangers, noise, second languages. */
@@ -18,18 +17,6 @@ export interface SpokenDetail {
   peak: number;
 }
 
-/** Told to the page once every voice is warm: tests and measurements wait on it. */
-export interface SpeechReadyDetail {
-  /** The eSpeak NG voices warmed, in the order they were. */
-  voices: string[];
-  /** When warming started (after the first paint) and when it ended (performance.now()). */
-  startedAt: number;
-  readyAt: number;
-}
-
-/** cold: nothing loaded; warming: engine and voices loading; ready: all four voices warm. */
-export type SpeechReadiness = 'cold' | 'warming' | 'ready';
-
 /**
  * Speaks on the device: eSpeak NG in a worker makes the audio, Web Audio plays it. A new
  * utterance cuts the one playing, as a key press should.
@@ -40,56 +27,16 @@ class Speaker {
   private current: (SpokenDetail & { id: number; playAt: number }) | null = null;
   private playing: AudioBufferSourceNode[] = [];
   private nextId = 1;
-  private warmScheduled = false;
-  private warmStartedAt = 0;
-  readiness: SpeechReadiness = 'cold';
 
-  /**
-   * Loads the engine and warms the four voices once the screen has painted, so the first
-   * touch finds them ready and the home screen is not a frame later for it. The engine
-   * works in its own thread; here only the worker is started and the audio output opened.
-   */
+  /** Starts the engine before the first request, so the first word is not late. */
   warmUp(): void {
-    if (this.warmScheduled) return;
-    this.warmScheduled = true;
-    // The frame being drawn now is painted before a task queued from its callback runs.
-    // (A window not yet shown draws no frames: it warms when shown, or at the first touch.)
-    requestAnimationFrame(() => setTimeout(() => this.startWarming(), 0));
-  }
-
-  private startWarming(): void {
-    if (this.readiness !== 'cold') return;
-    this.readiness = 'warming';
-    this.warmStartedAt = performance.now();
-    // Opened now, it starts suspended (no touch yet) and the first touch only resumes it.
-    this.audio ??= new AudioContext();
-    const current = document.documentElement.lang;
-    // The station's language last: its voice is the one left loaded.
-    const order = [...LANGUAGES.map((l) => l.code)].sort(
-      (a, b) => Number(a === current) - Number(b === current),
-    );
-    const warm: WarmRequest = {
-      kind: 'warm',
-      rate: RATE,
-      samples: order.map((language) => {
-        const t = i18next.getFixedT(language);
-        return { voice: VOICES[language], text: `${t('title')}. ${t('home.instruction')}` };
-      }),
-    };
-    this.engine().postMessage(warm);
-  }
-
-  private engine(): Worker {
-    if (!this.worker) {
-      this.worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
-      this.worker.onmessage = ({ data }: MessageEvent<SpeechReply>) => this.receive(data);
-    }
-    return this.worker;
+    if (this.worker) return;
+    this.worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+    this.worker.onmessage = ({ data }: MessageEvent<SpeechReply>) => this.receive(data);
   }
 
   speak(text: string, language: Language): void {
-    // A touch before warming began: the engine starts now, warming follows this utterance.
-    this.startWarming();
+    this.warmUp();
     this.stop();
     this.audio ??= new AudioContext();
     void this.audio.resume();
@@ -105,8 +52,8 @@ class Speaker {
       peak: 0,
       playAt: 0,
     };
-    const request: SpeechRequest = { kind: 'speak', id, text, voice: VOICES[language], rate: RATE };
-    this.engine().postMessage(request);
+    const request: SpeechRequest = { id, text, voice: VOICES[language], rate: RATE };
+    this.worker!.postMessage(request);
   }
 
   stop(): void {
@@ -128,18 +75,8 @@ class Speaker {
   }
 
   private receive(reply: SpeechReply): void {
-    if (reply.kind === 'ready') {
-      this.readiness = 'ready';
-      const detail = {
-        voices: reply.voices,
-        startedAt: this.warmStartedAt,
-        readyAt: performance.now(),
-      };
-      window.dispatchEvent(new CustomEvent<SpeechReadyDetail>('kiosk-speech-ready', { detail }));
-      return;
-    }
     const utterance = this.current;
-    if (!utterance || reply.id !== utterance.id) return;
+    if (reply.kind === 'ready' || !utterance || reply.id !== utterance.id) return;
     if (reply.kind === 'end') {
       window.dispatchEvent(new CustomEvent<SpokenDetail>('kiosk-spoken', { detail: utterance }));
       return;
