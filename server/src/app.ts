@@ -9,6 +9,7 @@ import { merchantRouter } from './merchant/router';
 import { openApiRouter } from './openapi/router';
 import { opsRouter } from './opsApi/router';
 import { recipientRouter } from './recipient/page';
+import { serveConsole } from './opsConsole/serve';
 import { terminalRouter } from './terminal/router';
 
 /** The HTTP application: every interface behind one chain of cross-cutting middleware. */
@@ -25,5 +26,6 @@ export function createApp(services: Services): Koa {
   app.use(opsRouter(services).routes());
   app.use(openApiRouter().routes());
   app.use(recipientRouter(services).routes());
+  app.use(serveConsole(services.config));
   return app;
 }
