@@ -231,5 +231,26 @@ describe('POST /terminal/v1/offline/deposit', () => {
     );
     const cabinet = await scene.terminal.api.get('/terminal/v1/cabinet');
     expect(cabinet.body.doors[1]).toMatchObject({ position: 2, status: 'out_of_service' });
+    // A second parcel's conflict at the same kiosk is an alert of its own (the lifecycle
+    // would otherwise fold it into the first and keep only its story); a resend folds.
+    const other = await stack.shipment(scene.org.id, elsewhere.id);
+    const second = {
+      courierNo: scene.courier.number,
+      trackingNumber: other.tracking_number,
+      door: 1,
+    };
+    expect((await scene.terminal.api.post('/terminal/v1/offline/deposit', second)).status).toBe(
+      404,
+    );
+    expect((await scene.terminal.api.post('/terminal/v1/offline/deposit', second)).status).toBe(
+      404,
+    );
+    const both = await alertsOf(scene.station.id);
+    expect(both.map((a) => a.message.split(':')[0]).sort()).toEqual(
+      [
+        `parcel ${parcel.tracking_number} at ${scene.station.code}`,
+        `parcel ${other.tracking_number} at ${scene.station.code}`,
+      ].sort(),
+    );
   });
 });

@@ -94,12 +94,24 @@ export type OfflineAlertKind = 'offline_pickup_conflict' | 'offline_deposit_conf
 export async function raiseOfflineAlert(
   sql: Sql | TransactionSql,
   logger: Logger,
-  alert: { kind: OfflineAlertKind; terminalId: string; stationId: string; message: string },
+  alert: {
+    kind: OfflineAlertKind;
+    terminalId: string;
+    stationId: string;
+    /** The parcel it is about: one open alert per parcel, so no story overwrites another. */
+    parcel: string;
+    message: string;
+  },
   fields: Record<string, unknown> = {},
 ): Promise<void> {
+  // The alert lifecycle (migration 010) folds an alert into the open one of its condition,
+  // keeping only the newest message: by default one per kind and terminal, which would
+  // let a second parcel's conflict replace the first's story. Keyed by parcel instead; a
+  // kiosk's resend of the same report still folds into it.
   await sql`
-    insert into alerts (kind, terminal_id, station_id, message)
-    values (${alert.kind}, ${alert.terminalId}, ${alert.stationId}, ${alert.message})`;
+    insert into alerts (kind, terminal_id, station_id, condition_key, message)
+    values (${alert.kind}, ${alert.terminalId}, ${alert.stationId},
+            ${`${alert.kind}:${alert.parcel}`}, ${alert.message})`;
   logger.warn(
     { alert: alert.kind, terminal_id: alert.terminalId, station_id: alert.stationId, ...fields },
     alert.message,
@@ -148,6 +160,7 @@ export async function noteConfirmConflict(
       kind: 'offline_pickup_conflict',
       terminalId: terminal.id,
       stationId: terminal.stationId,
+      parcel: shipmentId,
       message: `parcel ${row.tracking_number} at ${terminal.stationCode}: the kiosk reports it collected at ${at.toISOString()}${
         row.slot_no === null ? '' : ` (its door was ${row.slot_no})`
       }; ${service}. Check the door and the parcel's story.`,
@@ -278,6 +291,7 @@ export function offlineDeposit(services: Services): Middleware {
           kind: 'offline_deposit_conflict',
           terminalId,
           stationId: station.id,
+          parcel: `${station.id}:${request.trackingNumber}`,
           message: `parcel ${request.trackingNumber} at ${station.code}: the kiosk reports it deposited by courier ${request.courierNo} into door ${request.door} at ${at.toISOString()}; ${service}. Door ${request.door} is taken out of service until someone checks it.`,
         },
         { tracking_number: request.trackingNumber, door: request.door, kiosk_at: at },
