@@ -307,7 +307,7 @@ describe('docs/merchant-api.md, as written', () => {
   });
 
   it('holds a door at booking as its reservation example shows, and refuses a full station with the problem shown', async () => {
-    await inTown(async ({ on, api, book, pr01, pr06 }) => {
+    await inTown(async ({ on, book, pr01, pr06 }) => {
       // The fragment, checked against a real booking's JSON.
       const fragment = JSON.parse(`{${block('Reserving a door at booking', 'json').code}}`) as {
         reservation: unknown;
@@ -412,12 +412,8 @@ describe('docs/merchant-api.md, as written', () => {
       const heading = 'A worked checkout: finder, booking, cancel';
       const [offer, booking, cancel] = [0, 1, 2].map((n) => block(heading, 'sh', n));
       const env = { API_KEY: org.apiKey };
-      const freeM = async () => {
-        const page = StationFinderResultSchema.parse(
-          JSON.parse((await shell(on, offer!, env)).stdout),
-        );
-        return page;
-      };
+      const freeM = async () =>
+        StationFinderResultSchema.parse(JSON.parse((await shell(on, offer!, env)).stdout));
 
       // 1. Lockers with room for an M, nearest first: PR06 (its one M door held) is left out.
       const offered = await freeM();
