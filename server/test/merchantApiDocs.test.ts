@@ -131,7 +131,8 @@ const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor a
  * `door set-height`), on a server of their own: the finder lists every located station,
  * so each example that shows a list gets a town with only its own stations in it.
  * PR01 has S×3 (one within reach), M (within reach), L (held by a booking), XL; PR07
- * M×2 (one within reach) and L; PR06 one M, held by a booking: full for an M parcel.
+ * M×2 (one within reach) and L; PR06 an S and an M, the M held by a booking: room for an S,
+ * full for an M parcel.
  */
 async function inTown(test: (town: Awaited<ReturnType<typeof buildTown>>) => Promise<void>) {
   const on = await startTestServer();
@@ -182,7 +183,7 @@ async function buildTown(on: TestStack) {
     address: 'Rruga Pashko Vasa 20, 10000 Prishtinë',
     coordinates: '42.6552,21.1530',
   });
-  const pr06 = await locate('PR06', 'Prishtina Ulpiana', '1:M', '1:1650', {
+  const pr06 = await locate('PR06', 'Prishtina Ulpiana', '1:S,2:M', '1:1650,2:1650', {
     coordinates: '42.6515,21.1620',
   });
   for (const [station, size] of [
