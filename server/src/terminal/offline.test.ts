@@ -1,7 +1,7 @@
 import { OfflineDepositsResponseSchema, OfflinePickupsResponseSchema } from '@locker/shared';
 import { matchVerifiers, parseVerifier } from '@locker/shared/verifier';
 import { describe, expect, it } from 'vitest';
-import { useTestServer } from '../../test/harness';
+import { client, useTestServer } from '../../test/harness';
 
 const stack = useTestServer();
 
@@ -212,6 +212,43 @@ describe('POST /terminal/v1/offline/deposit', () => {
       select out_of_service from doors where station_id = ${scene.station.id} and position = ${online.door}`;
     expect(door?.out_of_service).toBe(true);
     expect(stack.sentSms().some((m) => m.to === parcel.recipient_phone)).toBe(false);
+  });
+
+  it('frees the door it filled from another booking that reserved it: that parcel gets the rule’s door', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const booking = await client(stack.url, scene.org.apiKey).post('/api/v1/shipments', {
+      destination_station_id: scene.station.id,
+      parcel_size: 'S',
+      recipient_name: 'Drita Gashi',
+      recipient_phone: '+38344000111',
+      recipient_language: 'sq',
+      reserve_door: true,
+    });
+    expect(booking.status).toBe(201);
+    const held = async () =>
+      (
+        await stack.sql<{ position: number }[]>`
+          select d.position from door_reservations r join doors d on d.id = r.door_id
+           where r.shipment_id = ${booking.body.id}`
+      )[0]?.position;
+    expect(await held()).toBe(1);
+    // The kiosk, on its own, put another parcel in door 1 (it knew no reservation).
+    const parcel = await stack.shipment(scene.org.id, scene.station.id);
+    const offline = await scene.terminal.api.post('/terminal/v1/offline/deposit', {
+      courierNo: scene.courier.number,
+      trackingNumber: parcel.tracking_number,
+      door: 1,
+    });
+    expect(offline.status).toBe(200);
+    expect(offline.body.door).toBe(1);
+    expect(await held()).toBeUndefined();
+    // The booking's parcel, when it comes, goes into the door still free.
+    const online = await scene.terminal.api.post('/terminal/v1/deposit', {
+      courierNo: scene.courier.number,
+      trackingNumber: booking.body.tracking_number,
+    });
+    expect(online.status).toBe(200);
+    expect(online.body.door).toBe(2);
   });
 
   it('alerts both stories when the parcel is no longer expected here, and takes its door out of service', async () => {
