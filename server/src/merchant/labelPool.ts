@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
 import type { LabelFacts, PdfPage } from './label';
 import type { LabelTask } from './labelWorker';
@@ -34,8 +35,41 @@ function labelPool(): Piscina<LabelTask, Uint8Array> {
   return pool;
 }
 
-/** The label as a PDF (label.ts), rendered off the request loop. */
+/**
+ * Labels rendered lately, by shipment and page: a merchant printing a label again (a
+ * jammed printer, a second copy) gets the same PDF without a render. An entry is used
+ * only while everything the label shows is unchanged (`printed`), so a renamed station or
+ * a corrected recipient is rendered anew. Bounded by bytes (a label is ≈20 kB).
+ */
+const rendered = new LRUCache<string, { printed: string; pdf: Buffer }>({
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: (entry) => entry.pdf.length + entry.printed.length,
+});
+
+/** Every value label.ts prints, in one string. */
+function printed({ shipment, senderName }: LabelFacts): string {
+  return JSON.stringify([
+    senderName,
+    shipment.tracking_number,
+    shipment.station_name,
+    shipment.station_code,
+    shipment.cabinet_sn,
+    shipment.parcel_size,
+    shipment.recipient_name,
+    shipment.merchant_order_reference,
+    shipment.created_at.toISOString(),
+    shipment.recipient_language,
+  ]);
+}
+
+/** The label as a PDF (label.ts), rendered off the request loop or found rendered. */
 export async function renderLabelOffLoop(facts: LabelFacts, page: PdfPage): Promise<Buffer> {
+  const key = `${facts.shipment.id} ${page}`;
+  const shows = printed(facts);
+  const cached = rendered.get(key);
+  if (cached?.printed === shows) return cached.pdf;
   const pdf = await labelPool().run({ facts, page });
-  return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  rendered.set(key, { printed: shows, pdf: bytes });
+  return bytes;
 }
