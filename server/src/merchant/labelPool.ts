@@ -26,9 +26,10 @@ function workerExecArgv(): string[] {
 function labelPool(): Piscina<LabelTask, Uint8Array> {
   pool ??= new Piscina<LabelTask, Uint8Array>({
     filename: new URL('./labelWorker.ts', import.meta.url).href,
-    minThreads: 0,
+    // A thread starts in ≈0.2 s under load (its modules, then the fonts): once the first
+    // label has started one, it stays (idle, it does not keep the process alive).
+    minThreads: 1,
     maxThreads: Math.max(1, availableParallelism() - 1),
-    // Fonts are parsed once per thread (≈25 ms): keep a thread while labels keep coming.
     idleTimeout: 60_000,
     execArgv: workerExecArgv(),
   });
