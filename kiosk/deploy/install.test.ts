@@ -75,11 +75,18 @@ describe('kiosk/deploy/install.sh into a scratch root', () => {
     const groups = idsOf(root, 'group');
     expect(users.has('locker-kiosk')).toBe(true);
     const passwd = readFileSync(path.join(root, 'etc/passwd'), 'utf8');
-    expect(passwd).toMatch(/^locker-kiosk:x:\d+:\d+:[^:]*:\/var\/lib\/parcel-locker-kiosk:\/usr\/sbin\/nologin$/m);
+    expect(passwd).toMatch(
+      /^locker-kiosk:x:\d+:\d+:[^:]*:\/var\/lib\/parcel-locker-kiosk:\/usr\/sbin\/nologin$/m,
+    );
     // The serial adapter's group.
-    expect(readFileSync(path.join(root, 'etc/group'), 'utf8')).toMatch(/^dialout:x:\d+:locker-kiosk$/m);
+    expect(readFileSync(path.join(root, 'etc/group'), 'utf8')).toMatch(
+      /^dialout:x:\d+:locker-kiosk$/m,
+    );
 
-    const manifest = readFileSync(path.join(root, 'opt/parcel-locker-kiosk/install-manifest'), 'utf8')
+    const manifest = readFileSync(
+      path.join(root, 'opt/parcel-locker-kiosk/install-manifest'),
+      'utf8',
+    )
       .split('\n')
       .filter((l) => l && !l.startsWith('#'));
     expect(manifest).toEqual(EXPECTED);
@@ -97,7 +104,9 @@ describe('kiosk/deploy/install.sh into a scratch root', () => {
   });
 
   it('writes a configuration that holds no token and points at the kiosk-only credentials', () => {
-    const config = JSON.parse(readFileSync(path.join(root, 'etc/parcel-locker/kiosk.json'), 'utf8'));
+    const config = JSON.parse(
+      readFileSync(path.join(root, 'etc/parcel-locker/kiosk.json'), 'utf8'),
+    );
     expect(config).toEqual({
       serverUrl: 'https://lockers.test',
       credentialsFile: '/var/lib/parcel-locker-kiosk/credentials.json',
@@ -113,10 +122,11 @@ describe('kiosk/deploy/install.sh into a scratch root', () => {
   });
 
   it('enables both units on boot', () => {
-    for (const [target, unit] of [
+    const wants: [string, string][] = [
       ['multi-user.target.wants', UNITS[0]!],
       ['graphical.target.wants', UNITS[1]!],
-    ]) {
+    ];
+    for (const [target, unit] of wants) {
       const link = path.join(root, 'etc/systemd/system', target, unit);
       expect(lstatSync(link).isSymbolicLink()).toBe(true);
       expect(readlinkSync(link)).toBe(`/etc/systemd/system/${unit}`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SHIPMENT_STATUSES } from './merchant';
 import { text } from './common';
+import { EnrolmentCodeSchema } from './field';
 
 // The operations interface (/ops/v1): what the operator console and operations' own
 // tools call, signed in as an operator (session cookie). Field names are snake_case, as
@@ -449,10 +450,15 @@ export const CreateTerminalRequestSchema = z
 export const TerminalCreatedSchema = z
   .object({
     terminal: TerminalViewSchema,
-    /** The device token, shown once; only its hash is kept. */
+    /** The device token, shown once; only its hash is kept. Enrolment replaces it. */
     token: z.string(),
+    /** The one-time enrolment code (24 h), shown once: docs/terminal-extensions.md. */
+    enrolment: EnrolmentCodeSchema,
   })
   .meta({ id: 'TerminalCreated' });
+export const EnrolmentCodeIssuedSchema = z
+  .object({ terminal: TerminalViewSchema, enrolment: EnrolmentCodeSchema })
+  .meta({ id: 'EnrolmentCodeIssued' });
 export const ReasonRequestSchema = z
   .strictObject({ reason: text().trim().max(500).optional() })
   .meta({ id: 'ReasonRequest' });

@@ -2,6 +2,7 @@
  * Every operator command: its words, options (each with what it means) and what it does.
  * Help, parsing and the "which option is missing" errors all come from this one table.
  */
+import { writeFileSync } from 'node:fs';
 import { OPERATOR_ROLES } from '@locker/shared';
 import type { ServerConfig } from '../config';
 import type { Sql } from '../db/connect';
@@ -122,6 +123,11 @@ const STATION = {
   value: 'CODE',
   help: 'station code, e.g. PR01, as pnpm admin station list prints it',
   required: true,
+};
+const QR = {
+  name: 'qr',
+  value: 'FILE.svg',
+  help: 'also write the enrolment code as a QR code (SVG) to this file, for the kiosk scanner',
 };
 const TERMINAL = {
   name: 'id',
@@ -358,15 +364,46 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'terminal create',
-    summary: 'a new terminal for a station and its device token, printed once',
-    prints: '{"id","stationCode","token"}',
-    options: [STATION],
-    run: async (sql, o, actor) => {
-      const created = await terminals.createTerminal(sql, actor, got(o, 'station'));
+    summary:
+      'a new terminal for a station: its one-time enrolment code (24 h) for the kiosk, and a device token for a kiosk set up by hand, printed once',
+    prints: '{"id","stationCode","token","enrolmentCode","enrolmentExpiresAt"}',
+    options: [STATION, QR],
+    run: async (sql, o, actor, config) => {
+      const created = await terminals.createTerminal(
+        sql,
+        actor,
+        got(o, 'station'),
+        config.pickupCodeSecret,
+      );
+      if (o.qr) writeFileSync(o.qr, created.enrolment.qr_svg);
       return {
         id: created.terminal.id,
         stationCode: created.terminal.station_code,
         token: created.token,
+        enrolmentCode: created.enrolment.code,
+        enrolmentExpiresAt: created.enrolment.expires_at,
+      };
+    },
+  },
+  {
+    name: 'terminal enrol-code',
+    summary:
+      'a new one-time enrolment code (24 h) for a terminal, printed once; its earlier codes stop working, its token works until the kiosk enrols',
+    prints: '{"id","stationCode","enrolmentCode","enrolmentExpiresAt"}',
+    options: [TERMINAL, QR],
+    run: async (sql, o, actor, config) => {
+      const issued = await terminals.newEnrolmentCode(
+        sql,
+        actor,
+        id(o, 'id', 'pnpm admin terminal list'),
+        config.pickupCodeSecret,
+      );
+      if (o.qr) writeFileSync(o.qr, issued.enrolment.qr_svg);
+      return {
+        id: issued.terminal.id,
+        stationCode: issued.terminal.station_code,
+        enrolmentCode: issued.enrolment.code,
+        enrolmentExpiresAt: issued.enrolment.expires_at,
       };
     },
   },

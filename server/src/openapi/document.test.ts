@@ -33,8 +33,8 @@ describe('GET /openapi.json', () => {
     const served = servedRoutes().filter((r) => r !== 'get /openapi.json');
     // The spec's 8 terminal and 5 merchant routes, the 4 terminal extensions, the
     // merchant platform's 10 (bulk, events, webhook endpoints, sandbox), and the
-    // operations interface's 37.
-    expect(served.length).toBe(64);
+    // operations interface's 37, and the field's enrolment and enrolment codes (issue 26).
+    expect(served.length).toBe(66);
     expect(documented.sort()).toEqual(served.sort());
   });
 

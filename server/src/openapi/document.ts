@@ -33,6 +33,7 @@ import {
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import { opsPaths } from './ops';
+import { fieldPaths } from './field';
 import { platformPaths } from './platform';
 
 const Problem = ProblemSchema.meta({ id: 'Problem' });
@@ -262,6 +263,7 @@ export function openApiDocument() {
       },
       ...platformPaths(json, problems),
       ...opsPaths(json, problems),
+      ...fieldPaths(json, problems),
     },
     webhooks: {
       event: {

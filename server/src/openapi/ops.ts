@@ -37,6 +37,7 @@ import {
   StationListSchema,
   StepUpRequestSchema,
   TerminalCreatedSchema,
+  EnrolmentCodeIssuedSchema,
   TerminalListQuerySchema,
   TerminalListSchema,
   TerminalViewSchema,
@@ -264,12 +265,21 @@ export function opsPaths(json: Json, problems: Problems): ZodOpenApiPathsObject 
         },
       ),
       post: op(
-        'A new terminal and its device token, shown once',
+        'A new terminal, its one-time enrolment code (24 h) and its device token, shown once',
         TerminalCreatedSchema,
         [401, 403, 404, 422],
         {
           requestBody: body(CreateTerminalRequestSchema),
         },
+        '201',
+      ),
+    },
+    '/ops/v1/terminals/{id}/enrolment-code': {
+      post: op(
+        'A new one-time enrolment code for a terminal; its earlier codes stop working',
+        EnrolmentCodeIssuedSchema,
+        [401, 403, 404, 409],
+        { requestParams: id },
         '201',
       ),
     },

@@ -50,7 +50,7 @@ import {
   stepUpRoute,
 } from './session';
 import { alertStream } from './stream';
-import { changeTerminal, createTerminal, listTerminals } from './terminals';
+import { changeTerminal, createTerminal, listTerminals, newEnrolmentCode } from './terminals';
 
 async function bodyOf<S extends z.ZodType>(ctx: Context, schema: S): Promise<z.infer<S>> {
   const sent = await readJson(ctx);
@@ -180,8 +180,26 @@ export function opsRouter(services: Services): Router {
   router.post('/terminals', ...can('terminals.manage', 'terminal.create'), async (ctx) => {
     const input = await bodyOf(ctx, CreateTerminalRequestSchema);
     ctx.status = 201;
-    ctx.body = await createTerminal(sql, ctx.state.actor, input.station);
+    ctx.body = await createTerminal(
+      sql,
+      ctx.state.actor,
+      input.station,
+      services.config.pickupCodeSecret,
+    );
   });
+  router.post(
+    '/terminals/:id/enrolment-code',
+    ...can('terminals.manage', 'terminal.enrolment_code'),
+    async (ctx) => {
+      ctx.status = 201;
+      ctx.body = await newEnrolmentCode(
+        sql,
+        ctx.state.actor,
+        ctx.params.id!,
+        services.config.pickupCodeSecret,
+      );
+    },
+  );
   for (const change of ['disable', 'enable', 'revoke'] as const) {
     router.post(
       `/terminals/:id/${change}`,

@@ -10,6 +10,7 @@ import { doorFault } from './doorFault';
 import { courierReturns, returnCollected } from './returnCollection';
 import { rateLimit } from './rateLimit';
 import { confirmReturnRoute, startReturnRoute } from './returns';
+import { enrol } from './enrolment';
 
 import { COURIER_LIMIT, RETURN_LIMIT } from './limits';
 
@@ -39,6 +40,8 @@ export function terminalRouter(services: Services): Router {
   router.post('/deposit/undo', online, depositUndo(services));
   router.post('/courier/returns', online, courierLimit, courierReturns(services));
   router.post('/courier/returns/collected', online, returnCollected(services));
+  // Enrolment: no device token yet; the code and a per-address limit stand in for it.
+  router.post('/enrol', enrol(services));
   router.post(
     '/heartbeat',
     authenticateTerminal(sql, authCache, { allowOffline: true }),
