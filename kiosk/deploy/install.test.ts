@@ -122,11 +122,11 @@ describe('kiosk/deploy/install.sh into a scratch root', () => {
   });
 
   it('enables both units on boot', () => {
-    const wants: [string, string][] = [
+    const wanted: [string, string][] = [
       ['multi-user.target.wants', UNITS[0]!],
       ['graphical.target.wants', UNITS[1]!],
     ];
-    for (const [target, unit] of wants) {
+    for (const [target, unit] of wanted) {
       const link = path.join(root, 'etc/systemd/system', target, unit);
       expect(lstatSync(link).isSymbolicLink()).toBe(true);
       expect(readlinkSync(link)).toBe(`/etc/systemd/system/${unit}`);

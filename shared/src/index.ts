@@ -4,4 +4,5 @@ export * from './terminal';
 export * from './merchant';
 export * from './platform';
 export * from './ops';
+export * from './capacity';
 export * from './field';

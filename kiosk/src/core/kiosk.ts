@@ -5,6 +5,7 @@ import { ConfigCache } from './configCache';
 import { ReportQueue } from './reportQueue';
 import { openKioskDatabase, type KioskDatabase } from './database';
 import { DoorFlows } from './doorFlows';
+import { DoorSupervisor } from './doorSupervision';
 import { KioskFacade, type FacadeParts } from './kioskFacade';
 import { KioskStateStore } from './kioskState';
 import { connectCabinet, type CabinetHardware } from './lock';
@@ -21,6 +22,7 @@ export interface KioskStartOptions extends KioskLogOptions {
 
 interface Parts extends FacadeParts {
   configCache: ConfigCache;
+  supervisor: DoorSupervisor;
 }
 
 /**
@@ -45,8 +47,21 @@ function assemble(
   });
   const readSensors = () => readController(hardware.board, store, log);
   const sessions = new SessionTracker(log, (session) => store.update({ session }));
+  // What the supervision saw goes to the service at once, when it answers.
+  const supervisor = new DoorSupervisor({
+    board: hardware.board,
+    queue,
+    sessions,
+    store,
+    log,
+    intervalMs: config.doorWatchIntervalMs,
+    reported: () => {
+      if (link.open) void queue.replay();
+    },
+  });
   const flows = new DoorFlows({
     board: hardware.board,
+    supervisor,
     queue,
     sessions,
     log,
@@ -71,6 +86,7 @@ function assemble(
     readSensors,
     log,
     configCache,
+    supervisor,
   };
 }
 
@@ -88,6 +104,7 @@ export class KioskCore extends KioskFacade {
     readonly config: KioskConfig,
     readonly hardware: CabinetHardware,
     private readonly db: KioskDatabase,
+    private readonly supervisor: DoorSupervisor,
     parts: FacadeParts,
     private readonly closeLog: () => Promise<void>,
   ) {
@@ -102,6 +119,11 @@ export class KioskCore extends KioskFacade {
     return this.parts.queue;
   }
 
+  /** The door supervision: every door watched, the boards checked at boot. */
+  get supervision(): DoorSupervisor {
+    return this.supervisor;
+  }
+
   /**
    * Connects the cabinet, opens the database and starts the background work. Waits for
    * nothing on the network: the first heartbeat, the grid and the queue's replay run in
@@ -114,7 +136,7 @@ export class KioskCore extends KioskFacade {
     const hardware = await connectCabinet(config, log);
     const db = openKioskDatabase(config.dataDir);
     const parts = assemble(config, hardware, db, log);
-    const core = new KioskCore(config, hardware, db, parts, close);
+    const core = new KioskCore(config, hardware, db, parts.supervisor, parts, close);
     const { store, link, queue, configCache } = parts;
     const cached = configCache.load();
     store.update({
@@ -125,6 +147,8 @@ export class KioskCore extends KioskFacade {
       stuckReports: queue.stuck(),
     });
     log.info({ cached_config: cached !== null, pending: queue.pending() }, 'kiosk starts');
+    // Every door watched from now on; the boards' polarity and settings checked.
+    parts.supervisor.start();
     core.loop(
       () => 1000,
       () => (link.heartbeatDue() ? link.heartbeat() : Promise.resolve()),
@@ -179,6 +203,7 @@ export class KioskCore extends KioskFacade {
     this.stopped = true;
     this.timers.forEach(clearTimeout);
     this.parts.flows.stop();
+    await this.supervisor.stop();
     await this.parts.queue.close();
     await this.hardware.close();
     this.db.close();

@@ -22,6 +22,7 @@ import * as couriers from '../opsApi/couriers';
 import { setDoorService } from '../opsApi/doors';
 import * as organizations from '../opsApi/organizations';
 import * as terminals from '../opsApi/terminals';
+import { PLACE_COMMANDS } from './placeCommands';
 
 export interface OptionSpec {
   name: string;
@@ -625,6 +626,11 @@ export const COMMANDS: CommandSpec[] = [
       return { entries: page.items, nextCursor: page.next_cursor };
     },
   },
+  // Issue 27: a station's place, booking settings, door heights, a parcel's extension.
+  ...PLACE_COMMANDS.map(({ action, target, ...command }) => ({
+    ...command,
+    run: audited(action, (o) => o[target], command.run),
+  })),
 ];
 
 export function findCommand(words: string[]): CommandSpec | undefined {

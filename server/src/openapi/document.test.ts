@@ -31,10 +31,11 @@ describe('GET /openapi.json', () => {
       Object.keys(ops).map((m) => `${m} ${p}`),
     );
     const served = servedRoutes().filter((r) => r !== 'get /openapi.json');
-    // The spec's 8 terminal and 5 merchant routes, the 4 terminal extensions, the
-    // merchant platform's 10 (bulk, events, webhook endpoints, sandbox), and the
-    // operations interface's 37, and the field's enrolment and enrolment codes (issue 26).
-    expect(served.length).toBe(66);
+    // The spec's 8 terminal and 5 merchant routes, the 6 terminal extensions, the
+    // merchant platform's 10 (bulk, events, webhook endpoints, sandbox), the operations
+    // interface's 37, capacity's 3 (issue 27: the finder, cancel, extend), and the
+    // field's enrolment and enrolment codes (issue 26).
+    expect(served.length).toBe(71);
     expect(documented.sort()).toEqual(served.sort());
   });
 

@@ -54,7 +54,9 @@ describe('the webhook dispatcher', () => {
       await waitFor(() => (started.length === 7 ? true : undefined));
       expect(started[6]).toBe(started[0]);
       // Then all of them, two at a time per endpoint.
+      const until = Date.now() + 10_000;
       while (started.length < 30 || waiting.length) {
+        if (Date.now() > until) throw new Error(`only ${started.length} of 30 started`);
         waiting.shift()?.();
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -64,6 +66,55 @@ describe('the webhook dispatcher', () => {
         select count(*)::int as n from outbox where channel = 'webhook' and delivered_at is null`;
       expect(left!.n).toBe(0);
     } finally {
+      for (const release of waiting) release();
+      await dispatcher.stop();
+    }
+  });
+  it('fills a slot freed while a claim is running, though that claim counted it as busy', async () => {
+    // One endpoint, four due. The first claim starts two; one ends and a claim begins,
+    // reading the endpoint as one busy; before it ends the other ends too. That claim
+    // starts one, and the freed slot must be claimed again at once, not at the next poll.
+    await sql`
+      insert into outbox (channel, payload)
+      select 'webhook', jsonb_build_object('event_id', gen_random_uuid(), 'endpoint_id', 'd', 'type', 'x')
+        from generate_series(1, 4)`;
+    const waiting: (() => void)[] = [];
+    let started = 0;
+    let claims = 0;
+    let letClaimGo = () => {};
+    const holdClaim = new Promise<void>((resolve) => (letClaimGo = resolve));
+    const policy: ChannelPolicy<QueuedWebhook, undefined> = {
+      channel: 'webhook',
+      maxAttempts: 3,
+      maxBackoffSeconds: 60,
+      // The second claim is held here, after its read, until the test lets it go.
+      prepare: async () => {
+        claims += 1;
+        if (claims === 2) await holdClaim;
+        return undefined;
+      },
+      deliver: async () => {
+        started += 1;
+        await new Promise<void>((resolve) => waiting.push(resolve));
+      },
+    };
+    const dispatcher = startWebhookDispatcher(sql, policy, createLogger('silent'), {
+      perEndpoint: 2,
+      inFlight: 100,
+      pollMs: 60_000,
+    });
+    try {
+      await waitFor(() => (started === 2 ? true : undefined));
+      waiting.shift()!();
+      await waitFor(() => (claims === 2 ? true : undefined));
+      waiting.shift()!();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      letClaimGo();
+      // The held claim starts the third; the slot freed meanwhile takes the fourth.
+      await waitFor(() => (started === 4 ? true : undefined), 5_000);
+      expect(waiting).toHaveLength(2);
+    } finally {
+      letClaimGo();
       for (const release of waiting) release();
       await dispatcher.stop();
     }

@@ -118,14 +118,16 @@ export function startWebhookDispatcher<C>(
       },
     );
     // A freed slot is claimed again at once where work may be waiting for it: behind a
-    // full claim, or behind this endpoint's cap. Anything else comes with a nudge (a
-    // commit that queued it) or the next poll (a retry falling due).
+    // full claim, behind this endpoint's cap, or behind a claim running now (it counted
+    // this delivery as in flight when it read, so it leaves this slot empty: claim again
+    // when it ends). Anything else comes with a nudge (a commit that queued it) or the
+    // next poll (a retry falling due).
     const release = () => {
       const held = busy.get(endpoint)!;
       if (held > 1) busy.set(endpoint, held - 1);
       else busy.delete(endpoint);
       inFlight.delete(delivery);
-      if (saturated || held >= limits.perEndpoint) claim();
+      if (saturated || held >= limits.perEndpoint || claiming) claim();
     };
     inFlight.add(delivery);
   }

@@ -175,4 +175,16 @@ export const sr: Messages = {
     door: 'Vrata {{door}}',
   },
   done: 'Gotovo',
+  // Door supervision (issue 31).
+  supervision: {
+    foundOpen: 'Vrata {{door}} su već bila otvorena',
+    staffTold: 'Osoblje je obavešteno.',
+    unsettledTitle: 'Osoblje će proveriti vrata {{door}}',
+    unsettledDone: 'Hvala. Naše osoblje će potvrditi preuzimanje.',
+    unsettledOpen: 'Molimo zatvorite vrata {{door}}. Osoblje je obavešteno.',
+    doorOutOfService:
+      'Vrata {{door}} su van upotrebe i nisu otvorena. Osoblje je obavešteno. Podrška: {{phone}}',
+    untrusted:
+      'Senzori vrata ne očitavaju ispravno, pa se nijedna vrata ne otvaraju. Pozvan je tehničar.',
+  },
 };
