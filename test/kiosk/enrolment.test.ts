@@ -2,14 +2,24 @@ import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EnrolmentError, enrol, loadKioskConfig, readCredentials } from '@locker/kiosk';
+import {
+  EnrolmentError,
+  KioskCore,
+  RENDERER_DIR,
+  enrol,
+  hashTechnicianPin,
+  loadKioskConfig,
+  readCredentials,
+  startBrowserHost,
+} from '@locker/kiosk';
+import { launchBrowser, typeOnKeypad } from './fixture';
 import { client, useTestServer } from '@locker/server/testing';
 import { createTerminal, newEnrolmentCode } from '../../server/src/opsApi/terminals';
 import { cliActor } from '../../server/src/operators/audit';
 
 const stack = useTestServer();
 
-function kioskFolder() {
+function kioskFolder(extra: object = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kiosk-enrol-'));
   const configFile = path.join(dir, 'kiosk.json');
   // As install.sh writes it: no token in the configuration, readable by the kiosk's group.
@@ -20,6 +30,7 @@ function kioskFolder() {
       credentialsFile: 'credentials.json',
       lock: { kind: 'simulator', boards: 1 },
       dataDir: 'data',
+      ...extra,
     }),
     { mode: 0o640 },
   );
@@ -134,5 +145,62 @@ describe('enrolment: an operator creates, the kiosk enrols, the first heartbeat 
     expect(await refusal(enrol(stack.url, created.enrolment.code, kiosk.credentials))).toMatch(
       /Too many attempts/,
     );
+  });
+});
+
+describe('enrolment on the kiosk screen: the service menu takes the code', () => {
+  it('a new kiosk starts out of service, is enrolled from its service menu, shows its station and heartbeats', async () => {
+    const PIN = '482913';
+    // The limit test above used up this address's attempts.
+    await stack.sql`delete from rate_limit_windows`;
+    const { station, created } = await newTerminal();
+    const kiosk = kioskFolder({
+      technicianPinHash: hashTechnicianPin(PIN),
+      heartbeatIntervalSeconds: 1,
+    });
+    const core = await KioskCore.start(loadKioskConfig(kiosk.configFile, { unenrolled: 'allow' }), {
+      stdout: false,
+    });
+    const host = await startBrowserHost(core, RENDERER_DIR);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1080, height: 1920 } });
+      await page.goto(`${host.url}?lang=en`);
+      // Not enrolled: nothing to send, so out of service, as a refused terminal is.
+      await expect.poll(async () => (await core.getState()).condition).toBe('terminal_refused');
+      await page.keyboard.press('Control+Alt+KeyS');
+      await page.locator('[data-screen="service-pin"]').waitFor();
+      await typeOnKeypad(page, PIN);
+      await page.locator('.key-primary').click();
+      await page.locator('[data-screen="maintenance"]').waitFor();
+      await page.getByRole('button', { name: 'Enrol with a code' }).click();
+      await page.locator('[data-screen="enrolment"]').waitFor();
+
+      // A mistyped code: the service's sentence, nothing stored.
+      const wrong = created.enrolment.code.replace(/^\d/, (d) => String((Number(d) + 1) % 10));
+      await typeOnKeypad(page, wrong.replace(/-/g, ''));
+      await page.locator('.key-primary').click();
+      await page.getByText(/not known: check the digits/).waitFor();
+      expect(() => statSync(kiosk.credentials)).toThrow();
+
+      await typeOnKeypad(page, created.enrolment.code.replace(/-/g, ''));
+      await page.locator('.key-primary').click();
+      await page
+        .getByText(`Enrolled: this kiosk is station ${station.code} (${station.name}).`)
+        .waitFor();
+      expect(statSync(kiosk.credentials).mode & 0o777).toBe(0o600);
+      // The first heartbeat: the service saw this terminal, and the kiosk is in service.
+      await expect.poll(async () => (await core.getState()).condition).toBe('ok');
+      const [terminal] = await stack.sql<{ last_heartbeat_at: Date | null }[]>`
+        select last_heartbeat_at from terminals where id = ${created.terminal.id}`;
+      expect(terminal!.last_heartbeat_at).not.toBeNull();
+      expect((await core.getState()).config?.station_code).toBe(station.code);
+      // The service menu asks the core for the PIN again: a screen alone cannot enrol.
+      expect(await core.enrol('000000', created.enrolment.code)).toEqual({ kind: 'not_allowed' });
+    } finally {
+      await browser.close();
+      await host.close();
+      await core.stop();
+    }
   });
 });

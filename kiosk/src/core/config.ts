@@ -105,7 +105,14 @@ export class ConfigError extends Error {}
  * Reads and checks the kiosk's one configuration file. Every mistake is named with its
  * field, and a device token readable by other users is refused outright.
  */
-export function loadKioskConfig(file: string): KioskConfig {
+export function loadKioskConfig(
+  file: string,
+  /**
+   * The hosts start a kiosk not enrolled yet (deviceToken ''): out of service, its
+   * service menu takes the enrolment code. Everything else needs a token.
+   */
+  options: { unenrolled?: 'allow' } = {},
+): KioskConfig {
   let stat;
   try {
     stat = statSync(file);
@@ -145,7 +152,7 @@ export function loadKioskConfig(file: string): KioskConfig {
     }
     deviceToken = stored?.token ?? deviceToken;
   }
-  if (deviceToken === '')
+  if (deviceToken === '' && options.unenrolled !== 'allow')
     throw new ConfigError(
       `this kiosk is not enrolled yet (no ${credentialsFile}): enrol it with the operator's code, kiosk-enrol ${file} CODE`,
     );

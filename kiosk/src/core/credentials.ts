@@ -51,7 +51,12 @@ export function readCredentials(file: string): Credentials | undefined {
  * or the new one, whole: written to a temporary file (0600) beside it, flushed to the
  * disk, renamed over the old one, and the folder flushed so the rename itself survives.
  */
-export function writeCredentials(file: string, credentials: Credentials): void {
+export function writeCredentials(
+  file: string,
+  credentials: Credentials,
+  /** Called once the temporary file is on the disk, before the rename (the tests' power cut). */
+  written: () => void = () => {},
+): void {
   const data = JSON.stringify(CredentialsSchema.parse(credentials), null, 2) + '\n';
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   const fd = openSync(temporary, 'w', 0o600);
@@ -61,6 +66,7 @@ export function writeCredentials(file: string, credentials: Credentials): void {
   } finally {
     closeSync(fd);
   }
+  written();
   renameSync(temporary, file);
   const folder = openSync(path.dirname(file), 'r');
   try {

@@ -14,7 +14,8 @@ import type {
   StopCollectingResult,
   VerifyResult,
 } from '../bridge/api';
-import type { TechnicianLogin } from '../bridge/technician';
+import type { EnrolResult, TechnicianLogin } from '../bridge/technician';
+import { EnrolmentError } from './enrolment';
 import type { CollectFlow } from './collectFlow';
 import type { ReportQueue } from './reportQueue';
 import type { DoorFlows } from './doorFlows';
@@ -173,5 +174,17 @@ export class KioskFacade extends EventEmitter implements KioskApi {
   /** The service menu's PIN, checked against the configuration's hash; opens nothing. */
   technicianLogin(pin: string): Promise<TechnicianLogin> {
     return Promise.resolve(this.parts.technician.login(pin));
+  }
+
+  /** The service menu's enrolment: only with the technician's PIN, checked here. */
+  async enrol(pin: string, code: string): Promise<EnrolResult> {
+    if (this.parts.technician.login(pin).kind !== 'granted') return { kind: 'not_allowed' };
+    try {
+      return { kind: 'enrolled', station: await this.parts.link.enrol(code) };
+    } catch (error) {
+      if (error instanceof EnrolmentError) return { kind: 'refused', message: error.message };
+      this.log.error({ error: String(error) }, 'enrolment failed');
+      return { kind: 'refused', message: 'The kiosk could not store its token; see its log.' };
+    }
   }
 }

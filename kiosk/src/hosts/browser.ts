@@ -37,7 +37,7 @@ export function launchChromium(
 async function main(argv: string[]) {
   const configFile =
     argv.find((a) => !a.startsWith('--')) ?? process.env.KIOSK_CONFIG ?? 'kiosk.config.json';
-  const core = await KioskCore.start(loadKioskConfig(configFile));
+  const core = await KioskCore.start(loadKioskConfig(configFile, { unenrolled: 'allow' }));
   const host = await startBrowserHost(core, RENDERER_DIR, Number(process.env.KIOSK_PORT ?? 0));
   // Before saying ready: a supervisor may stop the kiosk the moment it reads that line.
   exitInOrder(host, core);

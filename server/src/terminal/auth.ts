@@ -32,6 +32,7 @@ interface Row {
   id: string;
   status: AuthenticatedTerminal['status'];
   token_hash: Buffer;
+  next_token_hash: Buffer | null;
   station_id: string | null;
   code: string;
   name: string;
@@ -41,14 +42,30 @@ interface Row {
   free_storage_hours: number;
 }
 
-async function lookUp(sql: Sql, hash: Buffer): Promise<AuthenticatedTerminal | undefined> {
+async function lookUp(
+  sql: Sql,
+  hash: Buffer,
+  cache: TerminalAuthCache,
+): Promise<AuthenticatedTerminal | undefined> {
   const [row] = await sql<Row[]>`
-    select t.id, t.status, t.token_hash, t.station_id, s.code, s.name, s.cabinet_version,
-           s.support_phone, s.idle_timeout_seconds, s.free_storage_hours
+    select t.id, t.status, t.token_hash, t.next_token_hash, t.station_id, s.code, s.name,
+           s.cabinet_version, s.support_phone, s.idle_timeout_seconds, s.free_storage_hours
       from terminals t
       left join stations s on s.id = t.station_id
-     where t.token_hash = ${hash} and t.revoked_at is null`;
-  if (!row || !sameHash(row.token_hash, hash)) return undefined;
+     where (t.token_hash = ${hash} or t.next_token_hash = ${hash}) and t.revoked_at is null`;
+  if (!row) return undefined;
+  if (!sameHash(row.token_hash, hash)) {
+    if (!row.next_token_hash || !sameHash(row.next_token_hash, hash)) return undefined;
+    // The rotated token's first use: it becomes the terminal's token, the old one stops
+    // (the change notification drops the old one from every instance's cache).
+    await sql`
+      update terminals
+         set token_hash = next_token_hash, token_issued_at = next_token_issued_at,
+             next_token_hash = null, next_token_issued_at = null
+       where id = ${row.id} and next_token_hash = ${hash} and revoked_at is null`;
+    // This instance at once; the others by the notification.
+    cache.invalidate(row.id);
+  }
   return {
     id: row.id,
     status: row.status,
@@ -87,7 +104,7 @@ export function authenticateTerminal(
     let terminal = cache.get(key);
     if (terminal === undefined) {
       const begunAt = cache.begin();
-      terminal = cache.put(key, (await lookUp(sql, hash)) ?? null, begunAt);
+      terminal = cache.put(key, (await lookUp(sql, hash, cache)) ?? null, begunAt);
     }
     const allowed =
       terminal?.status === 'online' || (options.allowOffline && terminal?.status === 'offline');

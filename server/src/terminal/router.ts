@@ -12,6 +12,7 @@ import { courierReturns, returnCollected } from './returnCollection';
 import { rateLimit } from './rateLimit';
 import { confirmReturnRoute, startReturnRoute } from './returns';
 import { enrol } from './enrolment';
+import { credentials } from './credentials';
 
 import { COURIER_LIMIT, RETURN_LIMIT } from './limits';
 
@@ -45,6 +46,7 @@ export function terminalRouter(services: Services): Router {
   router.post('/courier/returns/collected', online, returnCollected(services));
   // Enrolment: no device token yet; the code and a per-address limit stand in for it.
   router.post('/enrol', enrol(services));
+  router.post('/credentials', online, credentials(services));
   router.post(
     '/heartbeat',
     authenticateTerminal(sql, authCache, { allowOffline: true }),
