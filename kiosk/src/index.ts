@@ -18,3 +18,4 @@ export type { SpokenDetail } from './renderer/speech/speaker';
 // A kiosk's life in the field: enrolment with a one-time code, its stored credentials.
 export { enrol, EnrolmentError } from './core/enrolment';
 export { readCredentials, writeCredentials } from './core/credentials';
+export { DeviceToken, ROTATION_STEPS, type RotationStep } from './core/deviceToken';

@@ -1,4 +1,4 @@
-import { EnrolRequestSchema, EnrolResponseSchema } from '@locker/shared';
+import { CredentialsResponseSchema, EnrolRequestSchema, EnrolResponseSchema } from '@locker/shared';
 import type { ZodOpenApiResponsesObject, ZodOpenApiPathsObject } from 'zod-openapi';
 import type { z } from 'zod';
 
@@ -21,6 +21,20 @@ export function fieldPaths(json: Json, problems: Problems): ZodOpenApiPathsObjec
         responses: {
           '200': json(EnrolResponseSchema, 'Enrolled: the token, once, and the station'),
           ...problems(400, 401, 429),
+        },
+      },
+    },
+    '/terminal/v1/credentials': {
+      post: {
+        tags: ['terminal'],
+        summary:
+          'Extension: whether the device token is due for replacement; a new one is offered at 25 days and replaces the old on its first use',
+        responses: {
+          '200': json(
+            CredentialsResponseSchema,
+            'A new token (once), or null while the current one is young',
+          ),
+          ...problems(401),
         },
       },
     },
