@@ -19,3 +19,6 @@ export type { SpokenDetail } from './renderer/speech/speaker';
 export { enrol, EnrolmentError } from './core/enrolment';
 export { readCredentials, writeCredentials } from './core/credentials';
 export { DeviceToken, ROTATION_STEPS, type RotationStep } from './core/deviceToken';
+// Signed, staged updates: a release made and signed, the A/B slots, the launcher.
+export { makeBundle, signRelease, signedByReleaseKey, digestOf } from './updater/release';
+export { Slots, type SlotState } from './updater/slots';

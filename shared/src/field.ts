@@ -40,3 +40,84 @@ export const EnrolmentCodeSchema = z
   })
   .meta({ id: 'EnrolmentCode' });
 export type EnrolmentCode = z.infer<typeof EnrolmentCodeSchema>;
+
+/**
+ * Signed, staged kiosk updates (docs/terminal-extensions.md, "Kiosk updates"). A release
+ * is a bundle (tar.gz of the deployed kiosk) and this manifest, signed with the
+ * operator's release key (Ed25519); the kiosk holds only the public key.
+ */
+export const ReleaseManifestSchema = z
+  .strictObject({
+    version: z.string().regex(/^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/),
+    /** SHA-256 of the bundle, hex. */
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    /** The bundle's size in bytes. */
+    size: z.number().int().positive(),
+    /** Ed25519 over `releaseSigningText(manifest)`, base64. */
+    signature: z.string().min(1).max(200),
+  })
+  .meta({ id: 'ReleaseManifest' });
+export type ReleaseManifest = z.infer<typeof ReleaseManifestSchema>;
+
+/** The bytes the release key signs: the manifest's fields, one a line, domain-tagged. */
+export function releaseSigningText(m: Pick<ReleaseManifest, 'version' | 'sha256' | 'size'>) {
+  return `parcel-locker-kiosk-release\n${m.version}\n${m.sha256}\n${m.size}\n`;
+}
+
+/** `GET /terminal/v1/update`: the release this terminal should run, if any. */
+export const UpdateAssignmentSchema = z.strictObject({
+  release: ReleaseManifestSchema.nullable(),
+});
+export type UpdateAssignment = z.infer<typeof UpdateAssignmentSchema>;
+
+export const UPDATE_OUTCOMES = ['running', 'rolled_back', 'refused'] as const;
+export type UpdateOutcome = (typeof UPDATE_OUTCOMES)[number];
+
+/** `POST /terminal/v1/update/report`: what became of a release on this kiosk. */
+export const UpdateReportRequestSchema = z.strictObject({
+  version: z.string().min(1).max(64),
+  /** running: healthy on it; rolled_back: went back by itself; refused: not installed. */
+  outcome: z.enum(UPDATE_OUTCOMES),
+  detail: z.string().max(500).optional(),
+});
+export type UpdateReportRequest = z.infer<typeof UpdateReportRequestSchema>;
+
+/** `PUT /ops/v1/kiosk-rollout`: which release goes to which ring. */
+export const RolloutRequestSchema = z
+  .strictObject({
+    version: z.string().min(1).max(64),
+    /** Ring 1: these stations (codes) take it at once. */
+    pilotStations: z.array(z.string().min(1).max(32)).max(200).default([]),
+    /** Ring 2: this share of all terminals (stable per terminal); 100 is every kiosk. */
+    percent: z.number().int().min(0).max(100).default(0),
+  })
+  .meta({ id: 'RolloutRequest' });
+export type RolloutRequest = z.infer<typeof RolloutRequestSchema>;
+
+export const RolloutSchema = z
+  .strictObject({
+    version: z.string(),
+    pilotStations: z.array(z.string()),
+    percent: z.number().int(),
+    updatedAt: z.iso.datetime({ offset: true }),
+    updatedBy: z.string(),
+    /** Every terminal: what it runs (its heartbeat's appVersion) and its last report. */
+    terminals: z.array(
+      z.strictObject({
+        id: z.string(),
+        stationCode: z.string().nullable(),
+        assigned: z.boolean(),
+        appVersion: z.string().nullable(),
+        lastReport: z
+          .strictObject({
+            version: z.string(),
+            outcome: z.enum(UPDATE_OUTCOMES),
+            detail: z.string().nullable(),
+            at: z.iso.datetime({ offset: true }),
+          })
+          .nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'Rollout' });
+export type Rollout = z.infer<typeof RolloutSchema>;

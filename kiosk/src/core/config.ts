@@ -75,6 +75,21 @@ export const KioskConfigSchema = z
     /** How long a door may stay open before it counts as left open. */
     doorCloseTimeoutSeconds: z.number().positive().default(120),
     appVersion: z.string().max(64).default('kiosk-1.0.0'),
+    /**
+     * Signed, staged updates (docs/terminal-extensions.md, "Kiosk updates"): where the
+     * A/B slots live, the release key's public half (PEM), how often to ask, how long a
+     * new release has to report healthy. Without it the kiosk never updates itself.
+     */
+    updates: z
+      .strictObject({
+        dir: z.string().min(1),
+        publicKeyFile: z.string().min(1),
+        checkSeconds: z.number().positive().default(300),
+        healthSeconds: z.number().positive().default(180),
+        /** Nobody touched the screen this long: an update may restart the kiosk. */
+        idleSeconds: z.number().min(0).default(60),
+      })
+      .optional(),
     /** The service menu's PIN, as `pnpm --filter @locker/kiosk technician-pin` hashes it; never the PIN. */
     technicianPinHash: z
       .string()
@@ -161,6 +176,17 @@ export function loadKioskConfig(
     deviceToken,
     ...(credentialsFile === undefined ? {} : { credentialsFile }),
     dataDir: beside(parsed.data.dataDir),
+    ...(parsed.data.updates === undefined
+      ? {}
+      : {
+          updates: {
+            ...parsed.data.updates,
+            dir: beside(parsed.data.updates.dir),
+            publicKeyFile: beside(parsed.data.updates.publicKeyFile),
+          },
+        }),
+    // The launcher says which release runs (kiosk-launch): that is the version reported.
+    appVersion: process.env.KIOSK_APP_VERSION ?? parsed.data.appVersion,
     ...(parsed.data.cabinetFile === undefined
       ? {}
       : { cabinetFile: beside(parsed.data.cabinetFile) }),

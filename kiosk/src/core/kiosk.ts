@@ -15,12 +15,18 @@ import { readController } from './sensors';
 import { ServiceLink } from './serviceLink';
 import { SessionTracker } from './sessions';
 import { TechnicianGate } from './technician';
+import { Updater } from '../updater/updater';
 
 export interface KioskStartOptions extends KioskLogOptions {
   /** A logger of the caller's; else one writing to `<dataDir>/logs` and stdout. */
   log?: KioskLog;
   /** Called at each step of a token rotation (the tests cut the power there). */
   rotationCheckpoint?: Checkpoint;
+  /**
+   * Stops the kiosk and its process, for the launcher to start the release just
+   * installed. Without it (tests, development) the kiosk installs no update.
+   */
+  restart?: () => void;
 }
 
 interface Parts extends FacadeParts {
@@ -174,6 +180,21 @@ export class KioskCore extends KioskFacade {
         if (link.open) await queue.replay();
       },
     );
+    const updates = config.updates;
+    if (updates && options.restart) {
+      const updater = new Updater({
+        config: { ...config, updates },
+        store,
+        log,
+        token: () => link.token.bearer,
+        lastActivityAt: () => core.lastActivityAt,
+        restart: options.restart,
+      });
+      core.loop(
+        () => 1000,
+        () => updater.tick(),
+      );
+    }
     void link.heartbeat();
     void core.poll();
     return core;

@@ -15,7 +15,9 @@ export type Permission =
   | 'organizations.read'
   | 'organizations.manage'
   | 'operators.manage'
-  | 'audit.read';
+  | 'audit.read'
+  /** Uploading kiosk releases and rolling them out: every kiosk of the fleet. */
+  | 'releases.manage';
 
 const EVERYTHING: Permission[] = [
   'stations.read',
@@ -32,6 +34,7 @@ const EVERYTHING: Permission[] = [
   'organizations.manage',
   'operators.manage',
   'audit.read',
+  'releases.manage',
 ];
 
 /**

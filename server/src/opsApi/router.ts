@@ -10,6 +10,7 @@ import {
   DoorServiceRequestSchema,
   ParcelSearchQuerySchema,
   ReasonRequestSchema,
+  RolloutRequestSchema,
   StationListQuerySchema,
   TerminalListQuerySchema,
 } from '@locker/shared';
@@ -51,6 +52,7 @@ import {
 } from './session';
 import { alertStream } from './stream';
 import { changeTerminal, createTerminal, listTerminals, newEnrolmentCode } from './terminals';
+import { rolloutView, setRollout } from '../updates/releases';
 
 async function bodyOf<S extends z.ZodType>(ctx: Context, schema: S): Promise<z.infer<S>> {
   const sent = await readJson(ctx);
@@ -210,6 +212,15 @@ export function opsRouter(services: Services): Router {
       },
     );
   }
+
+  // Kiosk releases: the rollout under way and its rings (uploads: `pnpm admin release upload`).
+  router.get('/kiosk-rollout', ...can('releases.manage', 'release.view'), async (ctx) => {
+    ctx.body = await rolloutView(sql);
+  });
+  router.put('/kiosk-rollout', ...can('releases.manage', 'release.rollout'), async (ctx) => {
+    const input = await bodyOf(ctx, RolloutRequestSchema);
+    ctx.body = await setRollout(sql, ctx.state.actor, input);
+  });
 
   // Couriers.
   router.get('/couriers', ...can('couriers.read', 'courier.list'), async (ctx) => {

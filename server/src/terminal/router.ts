@@ -13,6 +13,7 @@ import { rateLimit } from './rateLimit';
 import { confirmReturnRoute, startReturnRoute } from './returns';
 import { enrol } from './enrolment';
 import { credentials } from './credentials';
+import { updateAssignment, updateBundle, updateReport } from '../updates/releases';
 
 import { COURIER_LIMIT, RETURN_LIMIT } from './limits';
 
@@ -47,6 +48,9 @@ export function terminalRouter(services: Services): Router {
   // Enrolment: no device token yet; the code and a per-address limit stand in for it.
   router.post('/enrol', enrol(services));
   router.post('/credentials', online, credentials(services));
+  router.get('/update', online, updateAssignment(services));
+  router.get('/update/bundle/:version', online, updateBundle(services));
+  router.post('/update/report', online, updateReport(services));
   router.post(
     '/heartbeat',
     authenticateTerminal(sql, authCache, { allowOffline: true }),
