@@ -208,13 +208,28 @@ describe('signed, staged kiosk updates', () => {
     expect(await runs(pilot.terminal.id)).toBe('2.0.0');
     expect(output).not.toContain('starting slot b (2.0.2)');
 
+    // Signed rightly, but the bytes served are not the ones signed (altered on the way or
+    // at rest): refused on the digest, nothing installed.
+    await publish('2.0.3', true, release.privateKey);
+    await stack.sql`
+      update kiosk_releases set bundle = bundle || '\\x00'::bytea where version = '2.0.3'`;
+    await cli('release', 'assign', '--version', '2.0.3', '--stations', pilot.station.code);
+    await expect
+      .poll(() => lastReport(pilot.terminal.id), { timeout: 60_000 })
+      .toMatchObject({
+        version: '2.0.3',
+        outcome: 'refused',
+        detail: expect.stringMatching(/^refused: the bundle does not match its signed digest/),
+      });
+    expect(slots.read().versions).toEqual({ a: '2.0.0', b: '2.0.1' });
+
     // The operator sees it all; ring 3 (every kiosk) reaches the other station too.
     const status = await cli('release', 'status');
     expect(status.terminals).toContainEqual(
       expect.objectContaining({
         id: pilot.terminal.id,
         appVersion: '2.0.0',
-        lastReport: expect.objectContaining({ version: '2.0.2', outcome: 'refused' }),
+        lastReport: expect.objectContaining({ version: '2.0.3', outcome: 'refused' }),
       }),
     );
     await cli('release', 'assign', '--version', '2.0.0', '--percent', '100');

@@ -146,8 +146,19 @@ export class Updater {
       state.failed.some((f) => f.version === release.version)
     )
       return;
+    let publicKey: string;
+    try {
+      publicKey = readFileSync(config.updates.publicKeyFile, 'utf8');
+    } catch {
+      // No key to judge a release by: nothing downloaded, nothing installed.
+      log.warn(
+        { alert: 'release_key_missing', file: config.updates.publicKeyFile },
+        'a release is assigned but the release key is not installed (install.sh --release-key)',
+      );
+      return;
+    }
     log.info({ version: release.version }, 'release assigned: downloading');
-    const refusal = await this.install(release);
+    const refusal = await this.install(release, publicKey);
     if (refusal) {
       log.warn({ alert: 'release_refused', version: release.version, refusal }, 'release refused');
       this.slots.update((s) => {
@@ -161,20 +172,16 @@ export class Updater {
   }
 
   /** Downloads, checks and unpacks a release into the spare slot; a refusal's reason. */
-  private async install(release: ReleaseManifest): Promise<string | null> {
-    const { config } = this.parts;
+  private async install(release: ReleaseManifest, publicKey: string): Promise<string | null> {
+    // The manifest first: a release the key did not sign is not even downloaded.
+    if (!signedByReleaseKey(release, publicKey)) return 'the signature is not the release key’s';
     const download = path.join(this.slots.dir, 'download.tar.gz');
     const response = await this.http.get(`update/bundle/${encodeURIComponent(release.version)}`);
     await pipeline(Readable.fromWeb(response.body! as never), createWriteStream(download));
     const { sha256, size } = await digestOf(download);
-    const publicKey = readFileSync(config.updates.publicKeyFile, 'utf8');
-    let refusal: string | null = null;
-    if (!signedByReleaseKey(release, publicKey)) refusal = 'the signature is not the release key’s';
-    else if (size !== release.size || sha256 !== release.sha256)
-      refusal = `the bundle does not match its signed digest (size ${size}, sha256 ${sha256})`;
-    if (refusal) {
+    if (size !== release.size || sha256 !== release.sha256) {
       rmSync(download, { force: true });
-      return refusal;
+      return `the bundle does not match its signed digest (size ${size}, sha256 ${sha256})`;
     }
     const spare = this.slots.spare();
     const target = this.slots.slotDir(spare);
