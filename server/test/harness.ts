@@ -247,3 +247,6 @@ export * as admin from '../src/admin/commands';
 /** The stored form of a pickup code, for fixtures that load parcels in bulk. */
 export { pickupCodeHash } from '../src/domain/secrets';
 export { benchDatabase } from '../bench/database';
+/** Kiosk releases as the operator's CLI stores and rolls them out (the update bench). */
+export { storeRelease, setRollout } from '../src/updates/releases';
+export { cliActor } from '../src/operators/audit';

@@ -1,15 +1,33 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { createReadStream, statSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { releaseSigningText, type ReleaseManifest } from '@locker/shared';
-import * as tar from 'tar';
+
+const run = promisify(execFile);
 
 /**
  * A kiosk release: the deployed kiosk (`pnpm --filter @locker/kiosk deploy --prod`, the
  * renderer built) as one tar.gz, and its manifest signed with the operator's release key
  * (Ed25519, node:crypto). The kiosk holds only the public key.
+ *
+ * Packed and unpacked by GNU tar (every Debian has it): the npm `tar` package (7.5)
+ * stopped silently part-way through the deployed kiosk's 10,000 files when packing, and
+ * refused pnpm's relative links between packages when unpacking.
  */
 export async function makeBundle(appDir: string, file: string): Promise<void> {
-  await tar.c({ gzip: { level: 9 }, file, cwd: appDir, portable: true }, ['.']);
+  await run('tar', [
+    '--create',
+    '--gzip',
+    '--file',
+    file,
+    '--directory',
+    appDir,
+    '--owner=0',
+    '--group=0',
+    '--numeric-owner',
+    '.',
+  ]);
 }
 
 export async function digestOf(file: string): Promise<{ sha256: string; size: number }> {
@@ -46,7 +64,11 @@ export function signedByReleaseKey(manifest: ReleaseManifest, publicKeyPem: stri
   }
 }
 
-/** Unpacks a bundle into an empty folder. */
+/**
+ * Unpacks a bundle (its signature and digest checked first) into an empty folder, files
+ * owned by the kiosk's user; GNU tar keeps every member inside it (no absolute names, no
+ * `..`).
+ */
 export async function unpackBundle(file: string, dir: string): Promise<void> {
-  await tar.x({ file, cwd: dir, strict: true, preservePaths: false });
+  await run('tar', ['--extract', '--gzip', '--file', file, '--directory', dir, '--no-same-owner']);
 }
