@@ -23,7 +23,8 @@ import {
   type Logger,
   type RunningServer,
 } from '@locker/server';
-import { banner, demoScene, type Demo } from './demo';
+import { ensureConsoleBuilt } from '@locker/console/build';
+import { banner, demoOperator, demoScene, type Demo } from './demo';
 
 class StartError extends Error {}
 
@@ -91,11 +92,16 @@ async function startKiosk(serverUrl: string, demo: Demo, port: number, logger: L
 let server: RunningServer | undefined;
 try {
   const port = kioskPort();
+  // The operator console, served under /ops/: built when missing or older than its sources.
+  ensureConsoleBuilt();
   // The demo's receivers (and a newcomer's) listen on this machine: webhooks may go to
   // loopback and private addresses here, unless WEBHOOK_ALLOW_PRIVATE says otherwise.
   process.env.WEBHOOK_ALLOW_PRIVATE ||= 'true';
-  server = await startServer();
-  const demo = await demoScene(server.sql);
+  // A newcomer's demo: the public development pickup secret is allowed, unless
+  // PICKUP_CODE_SECRET says otherwise (and NODE_ENV=production still refuses it).
+  server = await startServer({ development: true });
+  const scene = await demoScene(server.sql);
+  const demo = scene && (await demoOperator(server.sql, `http://127.0.0.1:${server.port}`, scene));
   const kiosk = demo
     ? await startKiosk(`http://127.0.0.1:${server.port}`, demo, port, server.logger)
     : undefined;

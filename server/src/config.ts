@@ -7,6 +7,11 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 
 export interface ServerConfig {
   production: boolean;
+  /**
+   * `LOCKER_DEV=1` (or `pnpm serve -- --dev`; `pnpm start` sets it): the public development
+   * `PICKUP_CODE_SECRET` is allowed. Without it the server refuses to start on that secret.
+   */
+  development: boolean;
   port: number;
   host: string;
   /** Unset: the embedded PostgreSQL under `.data/postgres`. */
@@ -23,7 +28,7 @@ export interface ServerConfig {
   offlineAfterSeconds: number;
   sweepIntervalMs: number;
   dbPoolSize: number;
-  /** Merchant interface requests per organization per minute (sliding). */
+  /** Merchant interface requests per organization in any 60 s (an exact sliding window). */
   merchantRequestsPerMinute: number;
   /** Operator sessions end after this long without a request... */
   opsSessionIdleMinutes: number;
@@ -35,6 +40,8 @@ export interface ServerConfig {
   opsAllowedOrigins: string[];
   /** Where the console is served, for the set-up link `operator create` prints. */
   opsPublicUrl: string;
+  /** The built operator console (`console/dist`), served under /ops/. */
+  opsConsoleDir: string;
   /** Operations webhook (alert events, Standard Webhooks); unset: none is sent. */
   opsWebhookUrl: string | undefined;
   opsWebhookSecret: string | undefined;
@@ -105,6 +112,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const EnvSchema = z
   .object({
     NODE_ENV: z.string().optional(),
+    LOCKER_DEV: z.enum(['0', '1'], 'must be 1 (development) or 0').optional(),
     PORT: whole(0, 65535).default(8080),
     HOST: z.string().trim().min(1, 'must be a host name or address').default('0.0.0.0'),
     DATABASE_URL: z
@@ -164,6 +172,7 @@ const EnvSchema = z
       .trim()
       .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
       .optional(),
+    OPS_CONSOLE_DIR: z.string().trim().min(1).optional(),
     OPS_WEBHOOK_URL: z
       .string()
       .trim()
@@ -233,6 +242,19 @@ const EnvSchema = z
     }
   });
 
+/**
+ * The one sentence that refuses the public development pickup secret outside development:
+ * undefined when the settings may start a server. Checked once the settings are final
+ * (after a caller's overrides), by `startServer`.
+ */
+export function developmentSecretProblem(config: ServerConfig): string | undefined {
+  if (config.pickupCodeSecret !== DEV_PICKUP_SECRET || config.development) return undefined;
+  return (
+    'PICKUP_CODE_SECRET is not set, so pickup codes would be signed with the public development secret: ' +
+    'set PICKUP_CODE_SECRET to a long random value of your own, or LOCKER_DEV=1 (`pnpm serve -- --dev`) to run for development'
+  );
+}
+
 /** The settings, validated as a whole; a ConfigError lists every bad variable by name. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   // An empty variable counts as unset, as in a shell's `PORT= pnpm serve`.
@@ -253,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const e = parsed.data;
   return {
     production: e.NODE_ENV === 'production',
+    development: e.LOCKER_DEV === '1',
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
@@ -282,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         : e.OPS_COOKIE_SECURE === 'true',
     opsAllowedOrigins: e.OPS_ALLOWED_ORIGINS,
     opsPublicUrl: (e.OPS_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    opsConsoleDir: path.resolve(e.OPS_CONSOLE_DIR ?? path.join(REPO_ROOT, 'console/dist')),
     opsWebhookUrl: e.OPS_WEBHOOK_URL,
     opsWebhookSecret: e.OPS_WEBHOOK_SECRET,
     operatorSecretKey: e.OPERATOR_SECRET_KEY,

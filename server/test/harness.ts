@@ -83,6 +83,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
     smsTransport: `file:${smsFile}`,
     logLevel: 'silent',
     dbPoolSize: 10,
+    development: true,
     // The tests' webhook receivers listen on loopback.
     webhookAllowPrivate: true,
     ...overrides,
@@ -247,6 +248,13 @@ export * as admin from '../src/admin/commands';
 /** The stored form of a pickup code, for fixtures that load parcels in bulk. */
 export { pickupCodeHash } from '../src/domain/secrets';
 export { benchDatabase } from '../bench/database';
+// Operators as the operations interface's tests make them: set up, signed in, TOTP enrolled.
+export { opsClient, signedInOperator, testClock, secretOf, PASSWORD } from './opsClient';
+export { createOperator } from '../src/operators/accounts';
+export { cliActor } from '../src/operators/audit';
+export { totpCode } from '../src/operators/totp';
+// The operations benchmarks' fleet and server process (the console's benchmark too).
+export { seedOpsFleet } from '../bench/opsSeed';
+export { benchServer } from '../bench/harness';
 /** Kiosk releases as the operator's CLI stores and rolls them out (the update bench). */
 export { storeRelease, setRollout } from '../src/updates/releases';
-export { cliActor } from '../src/operators/audit';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common';
 import { StationSchema } from './terminal';
 
 /**
@@ -8,14 +9,14 @@ import { StationSchema } from './terminal';
 
 /** Ten digits; spaces and dashes as printed (`4821-0937-55`) are allowed and ignored. */
 export const EnrolRequestSchema = z.strictObject({
-  code: z.string().max(40),
+  code: text().max(40),
 });
 export type EnrolRequest = z.infer<typeof EnrolRequestSchema>;
 
 export const EnrolResponseSchema = z.strictObject({
-  terminal_id: z.string(),
+  terminal_id: text(),
   /** The kiosk's device token, answered once; the service keeps its hash. */
-  token: z.string(),
+  token: text(),
   station: StationSchema,
 });
 export type EnrolResponse = z.infer<typeof EnrolResponseSchema>;
@@ -23,7 +24,7 @@ export type EnrolResponse = z.infer<typeof EnrolResponseSchema>;
 /** `POST /terminal/v1/credentials`: the current token asks whether it should be replaced. */
 export const CredentialsResponseSchema = z.strictObject({
   /** A new token to store durably, then to use; null while the current one is young. */
-  next_token: z.string().nullable(),
+  next_token: text().nullable(),
   /** When the current token is due to be replaced. */
   rotate_after: z.iso.datetime({ offset: true }),
 });
@@ -33,10 +34,10 @@ export type CredentialsResponse = z.infer<typeof CredentialsResponseSchema>;
 export const EnrolmentCodeSchema = z
   .strictObject({
     /** Ten digits in groups, as typed on the kiosk: `4821-0937-55`. */
-    code: z.string(),
+    code: text(),
     expires_at: z.iso.datetime({ offset: true }),
     /** The same code as a QR code (SVG), for a scanner at the kiosk. */
-    qr_svg: z.string(),
+    qr_svg: text(),
   })
   .meta({ id: 'EnrolmentCode' });
 export type EnrolmentCode = z.infer<typeof EnrolmentCodeSchema>;
@@ -48,13 +49,13 @@ export type EnrolmentCode = z.infer<typeof EnrolmentCodeSchema>;
  */
 export const ReleaseManifestSchema = z
   .strictObject({
-    version: z.string().regex(/^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/),
+    version: text().regex(/^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/),
     /** SHA-256 of the bundle, hex. */
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    sha256: text().regex(/^[0-9a-f]{64}$/),
     /** The bundle's size in bytes. */
     size: z.number().int().positive(),
     /** Ed25519 over `releaseSigningText(manifest)`, base64. */
-    signature: z.string().min(1).max(200),
+    signature: text().min(1).max(200),
   })
   .meta({ id: 'ReleaseManifest' });
 export type ReleaseManifest = z.infer<typeof ReleaseManifestSchema>;
@@ -75,19 +76,19 @@ export type UpdateOutcome = (typeof UPDATE_OUTCOMES)[number];
 
 /** `POST /terminal/v1/update/report`: what became of a release on this kiosk. */
 export const UpdateReportRequestSchema = z.strictObject({
-  version: z.string().min(1).max(64),
+  version: text().min(1).max(64),
   /** running: healthy on it; rolled_back: went back by itself; refused: not installed. */
   outcome: z.enum(UPDATE_OUTCOMES),
-  detail: z.string().max(500).optional(),
+  detail: text().max(500).optional(),
 });
 export type UpdateReportRequest = z.infer<typeof UpdateReportRequestSchema>;
 
 /** `PUT /ops/v1/kiosk-rollout`: which release goes to which ring. */
 export const RolloutRequestSchema = z
   .strictObject({
-    version: z.string().min(1).max(64),
+    version: text().min(1).max(64),
     /** Ring 1: these stations (codes) take it at once. */
-    pilotStations: z.array(z.string().min(1).max(32)).max(200).default([]),
+    pilotStations: z.array(text().min(1).max(32)).max(200).default([]),
     /** Ring 2: this share of all terminals (stable per terminal); 100 is every kiosk. */
     percent: z.number().int().min(0).max(100).default(0),
   })
@@ -96,23 +97,23 @@ export type RolloutRequest = z.infer<typeof RolloutRequestSchema>;
 
 export const RolloutSchema = z
   .strictObject({
-    version: z.string(),
-    pilotStations: z.array(z.string()),
+    version: text(),
+    pilotStations: z.array(text()),
     percent: z.number().int(),
     updatedAt: z.iso.datetime({ offset: true }),
-    updatedBy: z.string(),
+    updatedBy: text(),
     /** Every terminal: what it runs (its heartbeat's appVersion) and its last report. */
     terminals: z.array(
       z.strictObject({
-        id: z.string(),
-        stationCode: z.string().nullable(),
+        id: text(),
+        stationCode: text().nullable(),
         assigned: z.boolean(),
-        appVersion: z.string().nullable(),
+        appVersion: text().nullable(),
         lastReport: z
           .strictObject({
-            version: z.string(),
+            version: text(),
             outcome: z.enum(UPDATE_OUTCOMES),
-            detail: z.string().nullable(),
+            detail: text().nullable(),
             at: z.iso.datetime({ offset: true }),
           })
           .nullable(),

@@ -32,7 +32,7 @@ interface Row {
   id: string;
   status: AuthenticatedTerminal['status'];
   token_hash: Buffer;
-  next_token_hash: Buffer | null;
+  next_token_hash?: Buffer | null;
   station_id: string | null;
   code: string;
   name: string;
@@ -42,30 +42,11 @@ interface Row {
   free_storage_hours: number;
 }
 
-async function lookUp(
-  sql: Sql,
-  hash: Buffer,
-  cache: TerminalAuthCache,
-): Promise<AuthenticatedTerminal | undefined> {
-  const [row] = await sql<Row[]>`
-    select t.id, t.status, t.token_hash, t.next_token_hash, t.station_id, s.code, s.name,
-           s.cabinet_version, s.support_phone, s.idle_timeout_seconds, s.free_storage_hours
-      from terminals t
-      left join stations s on s.id = t.station_id
-     where (t.token_hash = ${hash} or t.next_token_hash = ${hash}) and t.revoked_at is null`;
-  if (!row) return undefined;
-  if (!sameHash(row.token_hash, hash)) {
-    if (!row.next_token_hash || !sameHash(row.next_token_hash, hash)) return undefined;
-    // The rotated token's first use: it becomes the terminal's token, the old one stops
-    // (the change notification drops the old one from every instance's cache).
-    await sql`
-      update terminals
-         set token_hash = next_token_hash, token_issued_at = next_token_issued_at,
-             next_token_hash = null, next_token_issued_at = null
-       where id = ${row.id} and next_token_hash = ${hash} and revoked_at is null`;
-    // This instance at once; the others by the notification.
-    cache.invalidate(row.id);
-  }
+const columns = (sql: Sql) => sql`
+  t.id, t.status, t.token_hash, t.station_id, s.code, s.name, s.cabinet_version,
+  s.support_phone, s.idle_timeout_seconds, s.free_storage_hours`;
+
+function terminalOf(row: Row): AuthenticatedTerminal {
   return {
     id: row.id,
     status: row.status,
@@ -83,32 +64,72 @@ async function lookUp(
   };
 }
 
+async function lookUp(
+  sql: Sql,
+  hash: Buffer,
+  cache: TerminalAuthCache,
+): Promise<AuthenticatedTerminal | undefined> {
+  const [row] = await sql<Row[]>`
+    select ${columns(sql)}, t.next_token_hash
+      from terminals t
+      left join stations s on s.id = t.station_id
+     where (t.token_hash = ${hash} or t.next_token_hash = ${hash}) and t.revoked_at is null`;
+  if (!row) return undefined;
+  if (!sameHash(row.token_hash, hash)) {
+    if (!row.next_token_hash || !sameHash(row.next_token_hash, hash)) return undefined;
+    // The rotated token's first use (docs/terminal-extensions.md, "Rotating device
+    // tokens"): it becomes the terminal's token and the old one stops, on every instance
+    // (the change notification marks the old hash stale in their replicas).
+    await sql`
+      update terminals
+         set token_hash = next_token_hash, token_issued_at = next_token_issued_at,
+             next_token_hash = null, next_token_issued_at = null
+       where id = ${row.id} and next_token_hash = ${hash} and revoked_at is null`;
+    // This instance at once; the others by the notification.
+    cache.invalidate(row.id);
+  }
+  return terminalOf(row);
+}
+
+/** Every live terminal by its token hash (base64): the auth replica's whole read. */
+export async function readTerminals(sql: Sql): Promise<[string, AuthenticatedTerminal][]> {
+  const rows = await sql<Row[]>`
+    select ${columns(sql)}
+      from terminals t
+      left join stations s on s.id = t.station_id
+     where t.revoked_at is null`;
+  return rows.map((row) => [row.token_hash.toString('base64'), terminalOf(row)]);
+}
+
 /**
  * Device-token authentication. Every failure (no header, malformed, unknown, revoked,
  * terminal not allowed) throws the same `unauthorized` problem. Heartbeats alone are let
- * through from an `offline` terminal: they are how it comes back. Every token, known or
- * not, takes the same path: hash, cache (which the database keeps exact, unknown hashes
- * included), database only on a miss, so the time of a refusal does not tell whether
- * the token exists.
+ * through from an `offline` terminal: they are how it comes back. An allowed terminal is
+ * answered from the replica of every live terminal (`authCache.ts`, kept exact by the
+ * database). Everything else asks the database once before it is refused: a token never
+ * seen, one unknown, revoked, disabled or offline alike. So a refusal costs the same work
+ * (one lookup by hash) whether the token exists or was used lately, its time tells
+ * nothing, and a terminal created a moment ago (its notification still on the way) gets in.
  */
 export function authenticateTerminal(
   sql: Sql,
   cache: TerminalAuthCache,
   options: { allowOffline?: boolean } = {},
 ): Middleware {
+  const allowed = (terminal: AuthenticatedTerminal | null | undefined) =>
+    terminal?.status === 'online' ||
+    (options.allowOffline === true && terminal?.status === 'offline');
   return async (ctx, next) => {
     const token = bearerToken(ctx);
     if (!token) throw problem.unauthorized();
     const hash = hashSecret(token);
     const key = hash.toString('base64');
     let terminal = cache.get(key);
-    if (terminal === undefined) {
+    if (!allowed(terminal)) {
       const begunAt = cache.begin();
       terminal = cache.put(key, (await lookUp(sql, hash, cache)) ?? null, begunAt);
     }
-    const allowed =
-      terminal?.status === 'online' || (options.allowOffline && terminal?.status === 'offline');
-    if (!terminal || !allowed) throw problem.unauthorized();
+    if (!terminal || !allowed(terminal)) throw problem.unauthorized();
     ctx.state.terminal = terminal;
     await next();
   };
