@@ -96,7 +96,8 @@ export class DeviceToken {
    */
   refusedPending(): boolean {
     if (!this.file || !this.stored?.next) return false;
-    const { next: _dropped, ...rest } = this.stored;
+    const rest: Credentials = { ...this.stored };
+    delete rest.next;
     writeCredentials(this.file, rest);
     this.stored = rest;
     return true;

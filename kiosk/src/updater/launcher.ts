@@ -24,7 +24,7 @@ function entryOf(slots: Slots, slot: Slot): string {
   return slot === 'base' ? BASE_ENTRY : path.join(slots.slotDir(slot), ENTRY_IN_RELEASE);
 }
 
-export async function launch(configFile: string): Promise<void> {
+export function launch(configFile: string): void {
   const config = loadKioskConfig(configFile, { unenrolled: 'allow' });
   const updates = config.updates;
   const slots = updates ? new Slots(updates.dir) : undefined;
@@ -90,8 +90,10 @@ export async function launch(configFile: string): Promise<void> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const configFile = process.argv[2] ?? process.env.KIOSK_CONFIG ?? '/etc/parcel-locker/kiosk.json';
-  launch(configFile).catch((error: Error) => {
-    process.stderr.write(`kiosk-launch: ${error.message}\n`);
+  try {
+    launch(configFile);
+  } catch (error) {
+    process.stderr.write(`kiosk-launch: ${(error as Error).message}\n`);
     process.exit(1);
-  });
+  }
 }

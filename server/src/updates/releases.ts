@@ -171,12 +171,15 @@ export function updateAssignment(services: Services): Middleware {
   };
 }
 
+const versionOf = (params: unknown): string =>
+  String((params as Record<string, string | undefined>).version ?? '');
+
 /** `GET /terminal/v1/update/bundle/{version}` (extension): the bundle's bytes. */
 export function updateBundle(services: Services): Middleware {
   const { sql } = services;
   return async (ctx) => {
     const [row] = await sql<{ bundle: Buffer; sha256: string }[]>`
-      select bundle, sha256 from kiosk_releases where version = ${ctx.params.version ?? ''}`;
+      select bundle, sha256 from kiosk_releases where version = ${versionOf(ctx.params)}`;
     if (!row) throw new ProblemError('not_found', 'No such release.');
     ctx.set('content-type', 'application/gzip');
     ctx.set('etag', `"${row.sha256}"`);
