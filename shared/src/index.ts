@@ -5,4 +5,5 @@ export * from './merchant';
 export * from './platform';
 export * from './ops';
 export * from './capacity';
+export * from './field';
 export * from './offline';

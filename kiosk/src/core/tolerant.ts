@@ -2,6 +2,7 @@ import {
   CabinetResponseSchema,
   CourierReturnsResponseSchema,
   CourierVerifyResponseSchema,
+  CredentialsResponseSchema,
   DepositResponseSchema,
   OfflineDepositsResponseSchema,
   OfflinePickupsResponseSchema,
@@ -45,6 +46,7 @@ export const Answers = {
   deposit: tolerant(DepositResponseSchema),
   return: tolerant(ReturnResponseSchema),
   courierReturns: tolerant(CourierReturnsResponseSchema),
+  credentials: tolerant(CredentialsResponseSchema),
   offlinePickups: tolerant(OfflinePickupsResponseSchema),
   offlineDeposits: tolerant(OfflineDepositsResponseSchema),
 };
