@@ -88,14 +88,8 @@ function fitting(free: FreeDoors, size: Size | undefined): number {
   return SIZE_ORDER.slice(from).reduce((sum, s) => sum + (free[s] ?? 0), 0);
 }
 
-function weekdayNames(locale: string): string[] {
-  const format = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
-  // 1 January 2024 was a Monday.
-  return WEEKDAYS.map((_, i) => format.format(new Date(Date.UTC(2024, 0, 1 + i))));
-}
-
 /** "Mon–Fri 08:00–20:00; Sat 09:00–14:00", in the station's own clock (as given). */
-export function formatHours(hours: OpeningHours, texts: PickerTexts, locale: string): string {
+export function formatHours(hours: OpeningHours, texts: PickerTexts): string {
   if (!hours || hours.length === 0) return texts.hoursUnknown;
   if (
     hours.length === 1 &&
@@ -104,7 +98,7 @@ export function formatHours(hours: OpeningHours, texts: PickerTexts, locale: str
     hours[0]!.closes === '24:00'
   )
     return `${texts.hours} ${texts.always}`;
-  const names = weekdayNames(locale);
+  const names = texts.weekdays;
   const spans = hours.map((span) => {
     const indexes = span.days.map((d) => WEEKDAYS.indexOf(d)).sort((a, b) => a - b);
     const runs: [number, number][] = [];
@@ -354,26 +348,23 @@ export class LockerPicker extends HTMLElement {
 
     const mark = element('span', 'mark');
     mark.setAttribute('aria-hidden', 'true');
-    const head = element('span', 'head');
-    const name = element('span', 'name', station.name);
-    name.id = `name-${i}`;
+    // Named by all it shows (WCAG 2.5.3: the name holds the visible text), in reading
+    // order; each part a block, so a screen reader hears them apart.
+    const head = element('div', 'head');
+    const name = element('div', 'name', station.name);
     const distance = element(
-      'span',
+      'div',
       'distance',
       texts.away(formatDistance(station.distance_m, locale)),
     );
-    distance.id = `distance-${i}`;
     head.append(name, distance);
     const lines: HTMLElement[] = [];
-    const line = (key: string, text: string, extra = '') => {
-      const el = element('span', `line ${extra}`.trim(), text);
-      el.id = `${key}-${i}`;
-      lines.push(el);
+    const line = (text: string, extra = '') => {
+      lines.push(element('div', `line ${extra}`.trim(), text));
     };
-    if (station.address) line('address', station.address);
-    line('hours', formatHours(station.opening_hours, texts, locale));
+    if (station.address) line(station.address);
+    line(formatHours(station.opening_hours, texts));
     line(
-      'step',
       station.step_free === null
         ? texts.stepUnknown
         : station.step_free
@@ -381,14 +372,11 @@ export class LockerPicker extends HTMLElement {
           : texts.steps,
     );
     line(
-      'free',
       free === 0
         ? texts.full
         : `${texts.free(free, plural.select(free))} (${texts.accessibleFree(accessibleFree, plural.select(accessibleFree))})`,
       free === 0 ? 'free none' : 'free',
     );
-    option.setAttribute('aria-labelledby', `${name.id} ${distance.id}`);
-    option.setAttribute('aria-describedby', lines.map((l) => l.id).join(' '));
     option.append(mark, head, ...lines);
     option.addEventListener('click', () => {
       this.#focused = i;

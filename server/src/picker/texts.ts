@@ -15,6 +15,8 @@ export const INTL_LOCALE: Record<PickerLanguage, string> = {
 type Plural = Intl.LDMLPluralRule;
 
 export interface PickerTexts {
+  /** Monday first, short (not Intl's: browsers' ICU data may lack Albanian). */
+  weekdays: [string, string, string, string, string, string, string];
   title: string;
   filter: string;
   loading: string;
@@ -42,6 +44,7 @@ export interface PickerTexts {
 
 export const TEXTS: Record<PickerLanguage, PickerTexts> = {
   en: {
+    weekdays: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'],
     title: 'Choose a parcel locker',
     filter: 'Only lockers with a free door within wheelchair reach',
     loading: 'Looking for lockers near you…',
@@ -69,6 +72,7 @@ export const TEXTS: Record<PickerLanguage, PickerTexts> = {
     selected: (name) => `Selected: ${name}.`,
   },
   sq: {
+    weekdays: ['Hën', 'Mar', 'Mër', 'Enj', 'Pre', 'Sht', 'Die'],
     title: 'Zgjidhni një stacion pakosh',
     filter: 'Vetëm stacione me derë të lirë të arritshme nga karrigia me rrota',
     loading: 'Po kërkohen stacionet pranë jush…',
@@ -98,6 +102,7 @@ export const TEXTS: Record<PickerLanguage, PickerTexts> = {
     selected: (name) => `U zgjodh: ${name}.`,
   },
   sr: {
+    weekdays: ['pon', 'uto', 'sre', 'čet', 'pet', 'sub', 'ned'],
     title: 'Izaberite paketomat',
     filter: 'Samo paketomati sa slobodnim vratima na dohvat iz invalidskih kolica',
     loading: 'Tražimo paketomate u vašoj blizini…',
@@ -132,6 +137,7 @@ export const TEXTS: Record<PickerLanguage, PickerTexts> = {
     selected: (name) => `Izabrano: ${name}.`,
   },
   tr: {
+    weekdays: ['Pzt', 'Sal', 'Çar', 'Per', 'Cum', 'Cmt', 'Paz'],
     title: 'Bir teslimat dolabı seçin',
     filter: 'Yalnızca tekerlekli sandalyeden ulaşılabilir boş kapağı olan dolaplar',
     loading: 'Yakınınızdaki dolaplar aranıyor…',
