@@ -22,7 +22,6 @@ import {
 const SHOTS = path.join(REPO_ROOT, 'docs/screenshots');
 const HEADING = 'The locker picker on a checkout page';
 const NEAR = '42.6629,21.1655';
-// eslint-disable-next-line @typescript-eslint/no-empty-function
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as FunctionConstructor;
 
 function docBlocks(): { lang: string; code: string }[] {
@@ -65,12 +64,18 @@ beforeAll(async () => {
     await setStationPlace(stack.sql, code, place);
     if (heights) await setDoorHeights(stack.sql, code, heights);
   };
-  await locate('PR01', 'Prishtina Center', '1:S,2:S,3:S,4:M,5:L,6:XL', '1:1000,2:1650,3:1650,4:900,5:1650,6:1650', {
-    address: 'Rruga Agim Ramadani 15, 10000 Prishtinë',
-    coordinates: '42.6661,21.1678',
-    hours: 'mo-fr 08:00-20:00; sa 09:00-14:00',
-    stepFree: 'yes',
-  });
+  await locate(
+    'PR01',
+    'Prishtina Center',
+    '1:S,2:S,3:S,4:M,5:L,6:XL',
+    '1:1000,2:1650,3:1650,4:900,5:1650,6:1650',
+    {
+      address: 'Rruga Agim Ramadani 15, 10000 Prishtinë',
+      coordinates: '42.6661,21.1678',
+      hours: 'mo-fr 08:00-20:00; sa 09:00-14:00',
+      stepFree: 'yes',
+    },
+  );
   await locate('PR07', 'Prishtina Dardania', '1:M,2:M,3:L', '1:1000,2:1650,3:1650', {
     address: 'Rruga Pashko Vasa 20, 10000 Prishtinë',
     coordinates: '42.6552,21.1530',
@@ -169,9 +174,7 @@ async function checkout(query: Record<string, string> = {}): Promise<Opened> {
   await page.addInitScript(() => {
     const w = window as unknown as { picked: unknown[] };
     w.picked = [];
-    document.addEventListener('locker-selected', (e) =>
-      w.picked.push((e as CustomEvent).detail),
-    );
+    document.addEventListener('locker-selected', (e) => w.picked.push((e as CustomEvent).detail));
   });
   await page.goto(`${shopUrl}/checkout?${new URLSearchParams(query)}`);
   return {
@@ -192,7 +195,9 @@ async function checkAxe(page: Page, what: string): Promise<void> {
     }),
   );
   expect(
-    result.violations.map((v) => `${what}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    result.violations.map(
+      (v) => `${what}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    ),
   ).toEqual([]);
 }
 
@@ -224,8 +229,8 @@ describe('the locker picker', () => {
     const { page, violations } = await checkout({ lang: 'en' });
     await expect.poll(() => status(page).textContent()).toBe('3 lockers found, nearest first.');
     // The finder's own answer, through the key the browser never sees.
-    const found = (await client(stack.url, apiKey).get(`/api/v1/stations?near=${NEAR}&size=M`))
-      .body.data as { name: string; distance_m: number }[];
+    const found = (await client(stack.url, apiKey).get(`/api/v1/stations?near=${NEAR}&size=M`)).body
+      .data as { name: string; distance_m: number }[];
     const distances = found.map((s) => s.distance_m);
     expect(distances).toEqual([...distances].sort((a, b) => a - b));
     const names = await page.locator('locker-picker .name').allTextContents();
@@ -317,14 +322,44 @@ describe('the locker picker', () => {
   });
 
   it('speaks the four languages: its own lang, else the page’s, else English', async () => {
-    const cases = [
-      { query: { lang: 'sq' }, found: 'U gjetën 3 stacione, më i afërti i pari.', hours: 'Orari (ora vendore):', free: '3 dyer të lira për pakon tuaj' },
-      { query: { lang: 'sr' }, found: 'Pronađena su 3 paketomata, najbliži prvi.', hours: 'Radno vreme (lokalno vreme):', free: '3 slobodna vrata za vaš paket' },
-      { query: { lang: 'tr' }, found: '3 dolap bulundu, en yakını ilk sırada.', hours: 'Çalışma saatleri (yerel saat):', free: 'Kargonuz için 3 boş kapak' },
-      { query: { lang: 'en' }, found: '3 lockers found, nearest first.', hours: 'Opening hours (local time):', free: '3 doors free for your parcel' },
+    const cases: { query: Record<string, string>; found: string; hours: string; free: string }[] = [
+      {
+        query: { lang: 'sq' },
+        found: 'U gjetën 3 stacione, më i afërti i pari.',
+        hours: 'Orari (ora vendore):',
+        free: '3 dyer të lira për pakon tuaj',
+      },
+      {
+        query: { lang: 'sr' },
+        found: 'Pronađena su 3 paketomata, najbliži prvi.',
+        hours: 'Radno vreme (lokalno vreme):',
+        free: '3 slobodna vrata za vaš paket',
+      },
+      {
+        query: { lang: 'tr' },
+        found: '3 dolap bulundu, en yakını ilk sırada.',
+        hours: 'Çalışma saatleri (yerel saat):',
+        free: 'Kargonuz için 3 boş kapak',
+      },
+      {
+        query: { lang: 'en' },
+        found: '3 lockers found, nearest first.',
+        hours: 'Opening hours (local time):',
+        free: '3 doors free for your parcel',
+      },
       // No lang of its own: the page's (sr-Latn-RS), then English for a language it lacks.
-      { query: { lang: 'none', page: 'sr-Latn-RS' }, found: 'Pronađena su 3 paketomata, najbliži prvi.', hours: 'Radno vreme', free: '3 slobodna vrata' },
-      { query: { lang: 'none', page: 'de' }, found: '3 lockers found, nearest first.', hours: 'Opening hours', free: '3 doors free' },
+      {
+        query: { lang: 'none', page: 'sr-Latn-RS' },
+        found: 'Pronađena su 3 paketomata, najbliži prvi.',
+        hours: 'Radno vreme',
+        free: '3 slobodna vrata',
+      },
+      {
+        query: { lang: 'none', page: 'de' },
+        found: '3 lockers found, nearest first.',
+        hours: 'Opening hours',
+        free: '3 doors free',
+      },
     ];
     for (const c of cases) {
       const { page, violations } = await checkout(c.query);
@@ -338,8 +373,11 @@ describe('the locker picker', () => {
         await page.locator('main').screenshot({ path: path.join(SHOTS, 'picker-sq.png') });
       }
       if (c.query.lang !== 'none') {
-        const lang = await page.evaluate(
-          () => document.querySelector('locker-picker')!.shadowRoot!.querySelector('.picker')!.getAttribute('lang'),
+        const lang = await page.evaluate(() =>
+          document
+            .querySelector('locker-picker')!
+            .shadowRoot!.querySelector('.picker')!
+            .getAttribute('lang'),
         );
         expect(lang).toBe(c.query.lang);
       }

@@ -128,9 +128,7 @@ export const TEXTS: Record<PickerLanguage, PickerTexts> = {
     always: 'otvoreno 0–24, svaki dan',
     hoursUnknown: 'Radno vreme nije navedeno',
     free: (n, plural) =>
-      plural === 'other'
-        ? `${n} slobodnih vrata za vaš paket`
-        : `${n} slobodna vrata za vaš paket`,
+      plural === 'other' ? `${n} slobodnih vrata za vaš paket` : `${n} slobodna vrata za vaš paket`,
     full: 'Nema slobodnih vrata za vaš paket',
     accessibleFree: (n) => `${n} na dohvat iz invalidskih kolica`,
     away: (distance) => `udaljeno ${distance}`,
