@@ -53,6 +53,7 @@ let mended = false;
 beforeAll(async () => {
   const org = await stack.org();
   apiKey = org.apiKey;
+  let prizrenId = '';
   const locate = async (
     code: string,
     name: string,
@@ -60,7 +61,8 @@ beforeAll(async () => {
     heights: string,
     place: Parameters<typeof setStationPlace>[2],
   ) => {
-    await createStation(stack.sql, { code, name, doors });
+    const station = await createStation(stack.sql, { code, name, doors });
+    if (code === 'PZ01') prizrenId = station.id;
     await setStationPlace(stack.sql, code, place);
     if (heights) await setDoorHeights(stack.sql, code, heights);
   };
@@ -89,6 +91,16 @@ beforeAll(async () => {
     address: 'Sheshi Shadërvan 1, 20000 Prizren',
     coordinates: '42.2139,20.7397',
   });
+  // Its one door held by a booking: full.
+  const held = await client(stack.url, apiKey).post('/api/v1/shipments', {
+    destination_station_id: prizrenId,
+    parcel_size: 'S',
+    recipient_name: 'Drita Gashi',
+    recipient_phone: '+38344123456',
+    recipient_language: 'sq',
+    reserve_door: true,
+  });
+  if (held.status !== 201) throw new Error(`booking answered ${held.status}: ${held.text}`);
 
   const blocks = docBlocks();
   const [html, checkout, proxy] = [
@@ -402,6 +414,36 @@ describe('the locker picker', () => {
     await page.getByRole('checkbox', { name: /wheelchair reach/ }).uncheck();
     await expect.poll(() => options(page).count()).toBe(1);
     expect(violations).toEqual([]);
+    await page.context().close();
+  });
+
+  it('lists a full station, for its distance, but does not let it be chosen', async () => {
+    // No size: every station, the full one (PZ01, its one door held) last and far.
+    const { page, events, violations } = await checkout({ lang: 'en', size: '' });
+    await expect.poll(() => options(page).count()).toBe(4);
+    const prizren = options(page).nth(3);
+    expect(await prizren.textContent()).toContain('No free door for your parcel');
+    expect(await prizren.getAttribute('aria-disabled')).toBe('true');
+    await prizren.click({ force: true }); // Playwright would wait for it to be enabled
+    await prizren.focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Home');
+    await page.keyboard.press(' '); // the nearest, which has room: chosen
+    await expect.poll(async () => (await events()).length).toBe(1);
+    expect((await events())[0]).toMatchObject({ code: 'PR01' });
+    expect(await prizren.getAttribute('aria-selected')).toBe('false');
+    await checkAxe(page, 'full');
+    expect(violations).toEqual([]);
+    await page.context().close();
+  });
+
+  it('says so when the page gives no address to search near', async () => {
+    const { page } = await checkout({ lang: 'sr', near: '' });
+    await expect
+      .poll(() => status(page).textContent())
+      .toBe('Za listu paketomata prvo je potrebna adresa dostave.');
+    expect(await options(page).count()).toBe(0);
+    await checkAxe(page, 'no near');
     await page.context().close();
   });
 
