@@ -10,6 +10,7 @@ import { openApiRouter } from './openapi/router';
 import { opsRouter } from './opsApi/router';
 import { recipientRouter } from './recipient/page';
 import { serveConsole } from './opsConsole/serve';
+import { servePicker } from './picker/serve';
 import { terminalRouter } from './terminal/router';
 
 /** The HTTP application: every interface behind one chain of cross-cutting middleware. */
@@ -26,6 +27,7 @@ export function createApp(services: Services): Koa {
   app.use(opsRouter(services).routes());
   app.use(openApiRouter().routes());
   app.use(recipientRouter(services).routes());
+  app.use(servePicker());
   app.use(serveConsole(services.config));
   return app;
 }
