@@ -292,6 +292,44 @@ const targets = (): Target[] => [
     })),
   },
   {
+    name: 'POST /enrol',
+    operation: 'post /terminal/v1/enrol',
+    auth: 'none',
+    request: post('/terminal/v1/enrol', () => ({ code: '4821-0937-55' })),
+  },
+  {
+    name: 'POST /credentials',
+    operation: 'post /terminal/v1/credentials',
+    auth: 'terminal',
+    request: fc.option(bodyNear({})).map((body) => ({
+      method: 'POST',
+      path: '/terminal/v1/credentials',
+      ...(body === null ? {} : { body }),
+    })),
+  },
+  {
+    name: 'GET /update',
+    operation: 'get /terminal/v1/update',
+    auth: 'terminal',
+    request: get(fc.constant('/terminal/v1/update')),
+  },
+  {
+    name: 'GET /update/bundle/{version}',
+    operation: 'get /terminal/v1/update/bundle/{version}',
+    auth: 'terminal',
+    request: get(
+      fc
+        .oneof(fc.constant('2.4.0'), nastyString)
+        .map((v) => `/terminal/v1/update/bundle/${pathSegment(v)}`),
+    ),
+  },
+  {
+    name: 'POST /update/report',
+    operation: 'post /terminal/v1/update/report',
+    auth: 'terminal',
+    request: post('/terminal/v1/update/report', () => ({ version: '2.4.0', outcome: 'running' })),
+  },
+  {
     name: 'POST /heartbeat',
     operation: 'post /terminal/v1/heartbeat',
     auth: 'terminal',
