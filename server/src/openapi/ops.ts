@@ -76,8 +76,18 @@ interface OpsOperation {
  * examples in opsExamples.ts (a missing one is a type error).
  */
 function op(id: OpsOperationId, o: OpsOperation): ZodOpenApiOperationObject {
-  const example = opsExamples[id] as { request?: unknown; response?: unknown };
+  const example = opsExamples[id] as {
+    request?: unknown;
+    response?: unknown;
+    problems?: Record<number, unknown>;
+  };
   const status = o.answer.status ?? '200';
+  const problemAnswers = problems('ops', o.errors, o.requestBody !== undefined);
+  for (const [at, value] of Object.entries(example.problems ?? {})) {
+    const answer = (problemAnswers as Record<string, { content: Record<string, object> }>)[at]!;
+    const media = answer.content['application/problem+json']!;
+    answer.content['application/problem+json'] = { ...media, example: value };
+  }
   return {
     ...session,
     operationId: id,
@@ -91,7 +101,7 @@ function op(id: OpsOperationId, o: OpsOperation): ZodOpenApiOperationObject {
       [status]: o.answer.schema
         ? json(o.answer.schema, status === '201' ? 'Created' : 'OK', example.response)
         : { description: 'Done' },
-      ...problems('ops', o.errors, o.requestBody !== undefined),
+      ...problemAnswers,
     },
   };
 }

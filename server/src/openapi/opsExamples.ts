@@ -133,7 +133,17 @@ const organization = {
 };
 const key = { id: KEY_ID, created_at: AT, revoked_at: null };
 
-/** Request (body) and answer examples, by operationId. */
+/** The problem a request without a live session gets. */
+const signedOut = {
+  type: 'https://parcel-locker.dev/problems/unauthorized',
+  title: 'Unauthorized',
+  status: 401,
+  code: 'unauthorized',
+  detail: 'Sign in first.',
+  correlation_id: '2b7e1516-28ae-4d2a-a6f7-15880934cf4f',
+};
+
+/** Request (body) and answer examples, by operationId; `problems` by status, where useful. */
 export const opsExamples = {
   opsCompleteSetup: {
     request: {
@@ -156,8 +166,9 @@ export const opsExamples = {
       },
     },
   },
-  opsSignOut: {},
-  opsSignOutEverywhere: {},
+  // Nothing is sent and nothing answered but the problems: the session gone is one.
+  opsSignOut: { problems: { 401: signedOut } },
+  opsSignOutEverywhere: { problems: { 401: signedOut } },
   opsEnterSecondFactor: {
     request: { code: '492039' },
     response: { stage: 'complete', operator },
