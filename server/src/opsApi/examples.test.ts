@@ -114,56 +114,56 @@ async function fixtures() {
   /** Another admin's session: signing out must not end the admin's of this test. */
   const ownSession = async () => (await signedInOperator(stack, clock, 'admin')).client.cookie()!;
 
-  const real: Record<OpsOperationId, () => Promise<Real>> = {
-    opsCompleteSetup: async () => ({ body: { token: setupToken, password: PASSWORD } }),
-    opsSignIn: async () => ({ body: { email: signIn.email, password: PASSWORD } }),
-    opsGetSession: async () => ({}),
+  const real: Record<OpsOperationId, () => Real | Promise<Real>> = {
+    opsCompleteSetup: () => ({ body: { token: setupToken, password: PASSWORD } }),
+    opsSignIn: () => ({ body: { email: signIn.email, password: PASSWORD } }),
+    opsGetSession: () => ({}),
     opsSignOut: async () => ({ cookie: await ownSession() }),
     opsSignOutEverywhere: async () => ({ cookie: await ownSession() }),
     opsEnterSecondFactor: async () => {
       const half = await halfSignedIn();
       return { cookie: half.cookie, body: { code: totpCode(half.secret, clock.now()) } };
     },
-    opsStepUp: async () => ({ body: { code: admin.code() } }),
-    opsListOperators: async () => ({}),
-    opsCreateOperator: async () => ({
+    opsStepUp: () => ({ body: { code: admin.code() } }),
+    opsListOperators: () => ({}),
+    opsCreateOperator: () => ({
       body: {
         email: `tech.${unique()}@ops.example`,
         role: 'technician',
         stations: [scene.station.code],
       },
     }),
-    opsDeactivateOperator: async () => ({ path: { email: deactivated.email } }),
-    opsResetOperator: async () => ({ path: { email: reset.email } }),
-    opsGetOverview: async () => ({}),
-    opsListStations: async () => ({}),
-    opsGetStation: async () => ({ path: { code: scene.station.code } }),
-    opsListOverdue: async () => ({ path: { code: scene.station.code } }),
-    opsSetDoorService: async () => ({ path: { code: scene.station.code, position: '1' } }),
-    opsSearchParcels: async () => ({ query: { q: shipment.tracking_number } }),
-    opsListAlerts: async () => ({}),
-    opsStreamAlerts: async () => ({}),
-    opsAcknowledgeAlert: async () => ({ path: { id: alerts[0]!.id } }),
-    opsResolveAlert: async () => ({ path: { id: alerts[1]!.id } }),
-    opsListTerminals: async () => ({}),
-    opsCreateTerminal: async () => ({ body: { station: scene.station.code } }),
-    opsDisableTerminal: async () => ({ path: { id: spareTerminal.id } }),
-    opsEnableTerminal: async () => ({ path: { id: spareTerminal.id } }),
+    opsDeactivateOperator: () => ({ path: { email: deactivated.email } }),
+    opsResetOperator: () => ({ path: { email: reset.email } }),
+    opsGetOverview: () => ({}),
+    opsListStations: () => ({}),
+    opsGetStation: () => ({ path: { code: scene.station.code } }),
+    opsListOverdue: () => ({ path: { code: scene.station.code } }),
+    opsSetDoorService: () => ({ path: { code: scene.station.code, position: '1' } }),
+    opsSearchParcels: () => ({ query: { q: shipment.tracking_number } }),
+    opsListAlerts: () => ({}),
+    opsStreamAlerts: () => ({}),
+    opsAcknowledgeAlert: () => ({ path: { id: alerts[0]!.id } }),
+    opsResolveAlert: () => ({ path: { id: alerts[1]!.id } }),
+    opsListTerminals: () => ({}),
+    opsCreateTerminal: () => ({ body: { station: scene.station.code } }),
+    opsDisableTerminal: () => ({ path: { id: spareTerminal.id } }),
+    opsEnableTerminal: () => ({ path: { id: spareTerminal.id } }),
     opsRevokeTerminal: async () => ({
       path: { id: (await stack.terminal(scene.station.code)).id },
     }),
-    opsListCouriers: async () => ({}),
-    opsCreateCourier: async () => ({ body: { number: `C-${unique()}`, name: 'Besa Hoxha' } }),
-    opsDeactivateCourier: async () => ({ path: { number: scene.courier.number } }),
-    opsListOrganizations: async () => ({}),
-    opsCreateOrganization: async () => ({ body: { name: `Shop ${unique()}` } }),
-    opsListApiKeys: async () => ({ path: { id: scene.org.id } }),
-    opsIssueApiKey: async () => ({ path: { id: scene.org.id } }),
+    opsListCouriers: () => ({}),
+    opsCreateCourier: () => ({ body: { number: `C-${unique()}`, name: 'Besa Hoxha' } }),
+    opsDeactivateCourier: () => ({ path: { number: scene.courier.number } }),
+    opsListOrganizations: () => ({}),
+    opsCreateOrganization: () => ({ body: { name: `Shop ${unique()}` } }),
+    opsListApiKeys: () => ({ path: { id: scene.org.id } }),
+    opsIssueApiKey: () => ({ path: { id: scene.org.id } }),
     // Another organization: a rotation revokes every other key, the one revoked below too.
-    opsRotateApiKeys: async () => ({ path: { id: other.org.id } }),
-    opsRevokeApiKey: async () => ({ path: { id: scene.org.id, keyId: key!.id } }),
-    opsListAudit: async () => ({}),
-    opsExportAudit: async () => ({}),
+    opsRotateApiKeys: () => ({ path: { id: other.org.id } }),
+    opsRevokeApiKey: () => ({ path: { id: scene.org.id, keyId: key!.id } }),
+    opsListAudit: () => ({}),
+    opsExportAudit: () => ({}),
   };
   /** Sessions the document's own examples end, for the same reason. */
   const docCookie: Partial<Record<OpsOperationId, () => Promise<string>>> = {
@@ -240,7 +240,7 @@ describe('the operations interface of the OpenAPI document agrees with the serve
         const signedIn = (op.security ?? [{}]).some((s) => 'operatorSession' in s);
         const cookie =
           swap.cookie ??
-          (!real && f.docCookie[id] ? await f.docCookie[id]!() : undefined) ??
+          (!real && f.docCookie[id] ? await f.docCookie[id]() : undefined) ??
           (signedIn ? admin.client.cookie() : undefined);
         const abort = new AbortController();
         const response = await fetch(`${stack.url}${url}${query.size ? `?${query}` : ''}`, {
