@@ -305,7 +305,7 @@ export function opsPaths(): ZodOpenApiPathsObject {
       post: op('opsAcknowledgeAlert', {
         summary: 'Acknowledge an open alert, with a note',
         answer: { schema: AlertSchema },
-        errors: [401, 403, 404, 409],
+        errors: [401, 403, 404, 409, 422],
         requestParams: alertId,
         requestBody: AlertActionRequestSchema,
         bodyOptional: true,
@@ -315,7 +315,7 @@ export function opsPaths(): ZodOpenApiPathsObject {
       post: op('opsResolveAlert', {
         summary: 'Resolve an alert, with a note',
         answer: { schema: AlertSchema },
-        errors: [401, 403, 404, 409],
+        errors: [401, 403, 404, 409, 422],
         requestParams: alertId,
         requestBody: AlertActionRequestSchema,
         bodyOptional: true,
@@ -343,7 +343,7 @@ export function opsPaths(): ZodOpenApiPathsObject {
       post: op('opsDisableTerminal', {
         summary: 'Disable a terminal (refused at once, kept)',
         answer: { schema: TerminalViewSchema },
-        errors: [401, 403, 404, 409],
+        errors: [401, 403, 404, 409, 422],
         requestParams: terminalId,
         requestBody: ReasonRequestSchema,
         bodyOptional: true,
@@ -353,7 +353,7 @@ export function opsPaths(): ZodOpenApiPathsObject {
       post: op('opsEnableTerminal', {
         summary: 'Enable a disabled terminal',
         answer: { schema: TerminalViewSchema },
-        errors: [401, 403, 404, 409],
+        errors: [401, 403, 404, 409, 422],
         requestParams: terminalId,
         requestBody: ReasonRequestSchema,
         bodyOptional: true,
@@ -363,7 +363,7 @@ export function opsPaths(): ZodOpenApiPathsObject {
       post: op('opsRevokeTerminal', {
         summary: 'Revoke a terminal: its token never works again',
         answer: { schema: TerminalViewSchema },
-        errors: [401, 403, 404, 409],
+        errors: [401, 403, 404, 409, 422],
         requestParams: terminalId,
         requestBody: ReasonRequestSchema,
         bodyOptional: true,
@@ -394,7 +394,7 @@ export function opsPaths(): ZodOpenApiPathsObject {
       post: op('opsDeactivateCourier', {
         summary: 'Deactivate a courier',
         answer: { schema: CourierSchema },
-        errors: [401, 403, 404],
+        errors: [401, 403, 404, 422],
         requestParams: number,
         requestBody: ReasonRequestSchema,
         bodyOptional: true,
@@ -445,7 +445,7 @@ export function opsPaths(): ZodOpenApiPathsObject {
       post: op('opsRevokeApiKey', {
         summary: 'Revoke one API key (admin)',
         answer: { schema: ApiKeySchema },
-        errors: [401, 403, 404],
+        errors: [401, 403, 404, 422],
         requestParams: {
           path: z.object({
             id: text().meta({ example: opsIds.organization }),
