@@ -251,8 +251,11 @@ export { benchDatabase } from '../bench/database';
 // Operators as the operations interface's tests make them: set up, signed in, TOTP enrolled.
 export { opsClient, signedInOperator, testClock, secretOf, PASSWORD } from './opsClient';
 export { createOperator } from '../src/operators/accounts';
+export { setDoorHeights, setStationPlace } from '../src/admin/placeCommands';
 export { cliActor } from '../src/operators/audit';
 export { totpCode } from '../src/operators/totp';
 // The operations benchmarks' fleet and server process (the console's benchmark too).
 export { seedOpsFleet } from '../bench/opsSeed';
 export { benchServer } from '../bench/harness';
+/** Kiosk releases as the operator's CLI stores and rolls them out (the update bench). */
+export { storeRelease, setRollout } from '../src/updates/releases';

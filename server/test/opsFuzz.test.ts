@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator } from '../src/operators/accounts';
 import { cliActor } from '../src/operators/audit';
 import { createSession } from '../src/operators/sessions';
+import { setRollout, storeRelease } from '../src/updates/releases';
 import { openApiDocument } from '../src/openapi/document';
 import { bodyNear, header, nastyNumber, nastyString, pathSegment } from './fuzzParts';
 import { startTestServer, type TestStack } from './harness';
@@ -62,7 +64,21 @@ beforeAll(async () => {
       stack.url,
     )
   ).setup_token;
+  // A release rolled out (GET kiosk-rollout answers it) and another one to roll out.
+  const releases = ['1.4.0', '1.5.0'];
+  for (const version of releases) {
+    const bundle = Buffer.from(`kiosk bundle ${version}`);
+    const sha256 = createHash('sha256').update(bundle).digest('hex');
+    await storeRelease(
+      stack.sql,
+      cliActor(),
+      { version, sha256, size: bundle.length, signature: 'c2lnbmF0dXJl' },
+      bundle,
+    );
+  }
+  await setRollout(stack.sql, cliActor(), { version: releases[0]!, pilotStations: [], percent: 0 });
   Object.assign(valid, {
+    release: releases[1],
     stationCode: scene.station.code,
     tracking: shipment.tracking_number,
     alertToAcknowledge: alerts[0]!.id,
@@ -98,6 +114,9 @@ async function digest(): Promise<string> {
       (select string_agg(t::text, ',' order by t::text) from alerts t),
       (select string_agg(t::text, ',' order by t::text) from stations t),
       (select string_agg(concat_ws(' ', id, status, revoked_at, station_id), ',' order by id) from terminals),
+      (select string_agg(t::text, ',' order by t::text) from terminal_enrolment_codes t),
+      (select string_agg(concat_ws(' ', version, sha256), ',' order by version) from kiosk_releases),
+      (select string_agg(t::text, ',' order by t::text) from kiosk_rollout t),
       (select string_agg(t::text, ',' order by t::text) from couriers t),
       (select string_agg(t::text, ',' order by t::text) from organizations t),
       (select string_agg(t::text, ',' order by t::text) from api_keys t),
@@ -193,6 +212,15 @@ const post = (path: fc.Arbitrary<string>, template?: () => Record<string, unknow
       credential(),
     )
     .map(([p, body, c]): Request => ({ method: 'POST', path: p, body, credential: c }));
+
+const put = (path: fc.Arbitrary<string>, template: () => Record<string, unknown>) =>
+  fc
+    .tuple(
+      path,
+      fc.constant(null).chain(() => bodyNear(template())),
+      credential(),
+    )
+    .map(([p, body, c]): Request => ({ method: 'PUT', path: p, body, credential: c }));
 
 const targets = (): Target[] => [
   {
@@ -339,6 +367,21 @@ const targets = (): Target[] => [
     operation: 'post /ops/v1/terminals',
     request: post(fc.constant('/ops/v1/terminals'), () => ({ station: valid.stationCode })),
   },
+  { operation: 'get /ops/v1/kiosk-rollout', request: get(fc.constant('/ops/v1/kiosk-rollout')) },
+  {
+    operation: 'put /ops/v1/kiosk-rollout',
+    request: put(fc.constant('/ops/v1/kiosk-rollout'), () => ({
+      version: valid.release,
+      pilotStations: [valid.stationCode],
+      percent: 25,
+    })),
+  },
+  {
+    operation: 'post /ops/v1/terminals/{id}/enrolment-code',
+    request: post(
+      segment(valid.terminalId!).map((id) => `/ops/v1/terminals/${pathSegment(id)}/enrolment-code`),
+    ),
+  },
   ...(['disable', 'enable', 'revoke'] as const).map((change) => ({
     operation: `post /ops/v1/terminals/{id}/${change}`,
     request: post(
@@ -461,7 +504,7 @@ describe('fuzzing every operation of the operations interface', () => {
     const documented = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/ops/'))
       .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`));
-    expect(documented.length).toBeGreaterThanOrEqual(37);
+    expect(documented.length).toBeGreaterThanOrEqual(40);
     expect(
       targets()
         .map((t) => t.operation)

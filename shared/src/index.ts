@@ -5,3 +5,4 @@ export * from './merchant';
 export * from './platform';
 export * from './ops';
 export * from './capacity';
+export * from './field';

@@ -35,8 +35,9 @@ describe('GET /openapi.json', () => {
     const served = servedRoutes().filter((r) => r !== 'get /openapi.json');
     // The spec's 8 terminal and 5 merchant routes, the 6 terminal extensions, the
     // merchant platform's 10 (bulk, events, webhook endpoints, sandbox), the operations
-    // interface's 37, and capacity's 3 (issue 27: the finder, cancel, extend).
-    expect(served.length).toBe(69);
+    // interface's 37, capacity's 3 (issue 27: the finder, cancel, extend), and the
+    // field's enrolment, enrolment codes, token rotation, updates and rollout (issue 26).
+    expect(served.length).toBe(77);
     expect(documented.sort()).toEqual(served.sort());
   });
 

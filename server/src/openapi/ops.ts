@@ -37,6 +37,9 @@ import {
   StationListSchema,
   StepUpRequestSchema,
   TerminalCreatedSchema,
+  EnrolmentCodeIssuedSchema,
+  RolloutRequestSchema,
+  RolloutSchema,
   TerminalListQuerySchema,
   TerminalListSchema,
   TerminalViewSchema,
@@ -333,10 +336,34 @@ export function opsPaths(): ZodOpenApiPathsObject {
         },
       }),
       post: op('opsCreateTerminal', {
-        summary: 'A new terminal and its device token, shown once',
+        summary:
+          'A new terminal, its one-time enrolment code (24 h) and its device token, shown once',
         answer: { status: '201', schema: TerminalCreatedSchema },
         errors: [401, 403, 404, 422],
         requestBody: CreateTerminalRequestSchema,
+      }),
+    },
+    '/ops/v1/kiosk-rollout': {
+      get: op('opsGetKioskRollout', {
+        summary:
+          'The kiosk release rolled out, its rings, and what every kiosk runs and last reported',
+        answer: { schema: RolloutSchema },
+        errors: [401, 403, 404],
+      }),
+      put: op('opsSetKioskRollout', {
+        summary:
+          'Roll a release out: pilot stations, then a stable share of every kiosk (100: all); replaces the rollout under way',
+        answer: { schema: RolloutSchema },
+        errors: [401, 403, 404, 422],
+        requestBody: RolloutRequestSchema,
+      }),
+    },
+    '/ops/v1/terminals/{id}/enrolment-code': {
+      post: op('opsIssueEnrolmentCode', {
+        summary: 'A new one-time enrolment code for a terminal; its earlier codes stop working',
+        answer: { status: '201', schema: EnrolmentCodeIssuedSchema },
+        errors: [401, 403, 404, 409],
+        requestParams: terminalId,
       }),
     },
     '/ops/v1/terminals/{id}/disable': {

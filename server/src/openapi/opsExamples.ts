@@ -68,6 +68,31 @@ const terminal = {
   created_at: EARLIER,
 };
 
+/** A one-time enrolment code (24 h); the QR code carries the same digits. */
+const enrolment = {
+  code: '4821-0937-55',
+  expires_at: '2026-11-23T14:05:12.000Z',
+  qr_svg:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29"><path d="M0 0h7v7H0z"/></svg>',
+};
+
+const rollout = {
+  version: '1.4.3',
+  pilotStations: ['PR01'],
+  percent: 25,
+  updatedAt: AT,
+  updatedBy: 'admin@ops.example',
+  terminals: [
+    {
+      id: TERMINAL_ID,
+      stationCode: 'PR01',
+      assigned: true,
+      appVersion: '1.4.3',
+      lastReport: { version: '1.4.3', outcome: 'running', detail: null, at: AT },
+    },
+  ],
+};
+
 const alert = {
   id: opsIds.alert,
   kind: 'door_fault',
@@ -294,7 +319,16 @@ export const opsExamples = {
     response: {
       terminal: { ...terminal, status: 'offline', last_heartbeat_at: null, app_version: null },
       token: 'tdev_VGVybWluYWxUb2tlbkV4YW1wbGUx',
+      enrolment,
     },
+  },
+  opsGetKioskRollout: { response: rollout },
+  opsSetKioskRollout: {
+    request: { version: '1.4.3', pilotStations: ['PR01'], percent: 25 },
+    response: rollout,
+  },
+  opsIssueEnrolmentCode: {
+    response: { terminal: { ...terminal, status: 'offline' }, enrolment },
   },
   opsDisableTerminal: {
     request: { reason: 'screen broken, kiosk replaced' },

@@ -2,9 +2,11 @@ import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestStack } from '../../test/harness';
 import { opsClient, PASSWORD, secretOf, signedInOperator, testClock } from '../../test/opsClient';
+import { createHash } from 'node:crypto';
 import { createOperator } from '../operators/accounts';
 import { cliActor } from '../operators/audit';
 import { totpCode } from '../operators/totp';
+import { setRollout, storeRelease } from '../updates/releases';
 import { opsExamples, type OpsOperationId } from '../openapi/opsExamples';
 
 // Every operation of the operations interface (/ops/v1) in the OpenAPI document, sent to a
@@ -110,6 +112,19 @@ async function fixtures() {
     )
   ).setup_token;
   const signIn = await setUpOperator();
+  // A release rolled out already (GET kiosk-rollout answers it) and another to roll out.
+  const releases = [`1.4.${unique()}`, `1.5.${unique()}`];
+  for (const version of releases) {
+    const bundle = Buffer.from(`kiosk bundle ${version}`);
+    const sha256 = createHash('sha256').update(bundle).digest('hex');
+    await storeRelease(
+      stack.sql,
+      cliActor(),
+      { version, sha256, size: bundle.length, signature: 'c2lnbmF0dXJl' },
+      bundle,
+    );
+  }
+  await setRollout(stack.sql, cliActor(), { version: releases[0]!, pilotStations: [], percent: 0 });
 
   /** Another admin's session: signing out must not end the admin's of this test. */
   const ownSession = async () => (await signedInOperator(stack, clock, 'admin')).client.cookie()!;
@@ -147,6 +162,11 @@ async function fixtures() {
     opsResolveAlert: () => ({ path: { id: alerts[1]!.id } }),
     opsListTerminals: () => ({}),
     opsCreateTerminal: () => ({ body: { station: scene.station.code } }),
+    opsGetKioskRollout: () => ({}),
+    opsSetKioskRollout: () => ({
+      body: { version: releases[1], pilotStations: [scene.station.code], percent: 25 },
+    }),
+    opsIssueEnrolmentCode: () => ({ path: { id: spareTerminal.id } }),
     opsDisableTerminal: () => ({ path: { id: spareTerminal.id } }),
     opsEnableTerminal: () => ({ path: { id: spareTerminal.id } }),
     opsRevokeTerminal: async () => ({

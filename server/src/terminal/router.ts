@@ -11,6 +11,9 @@ import { cabinetEvent, doorEvent } from './doorEvents';
 import { courierReturns, returnCollected } from './returnCollection';
 import { rateLimit } from './rateLimit';
 import { confirmReturnRoute, startReturnRoute } from './returns';
+import { enrol } from './enrolment';
+import { credentials } from './credentials';
+import { updateAssignment, updateBundle, updateReport } from '../updates/releases';
 
 import { COURIER_LIMIT, RETURN_LIMIT } from './limits';
 
@@ -42,6 +45,12 @@ export function terminalRouter(services: Services): Router {
   router.post('/cabinet/events', online, cabinetEvent(services));
   router.post('/courier/returns', online, courierLimit, courierReturns(services));
   router.post('/courier/returns/collected', online, returnCollected(services));
+  // Enrolment: no device token yet; the code and a per-address limit stand in for it.
+  router.post('/enrol', enrol(services));
+  router.post('/credentials', online, credentials(services));
+  router.get('/update', online, updateAssignment(services));
+  router.get('/update/bundle/:version', online, updateBundle(services));
+  router.post('/update/report', online, updateReport(services));
   router.post(
     '/heartbeat',
     authenticateTerminal(sql, authCache, { allowOffline: true }),
