@@ -30,6 +30,11 @@ export interface ServerConfig {
   dbPoolSize: number;
   /** Merchant interface requests per organization in any 60 s (an exact sliding window). */
   merchantRequestsPerMinute: number;
+  /**
+   * Where recipients reach the service (the pickup SMS links to `/p/…` under it). Unset:
+   * the address it listens on, which only suits development.
+   */
+  publicUrl?: string | undefined;
   /** Operator sessions end after this long without a request... */
   opsSessionIdleMinutes: number;
   /** ...and this long after sign-in, whatever. */
@@ -151,6 +156,14 @@ const EnvSchema = z
     SWEEP_INTERVAL_MS: whole(10, 3_600_000).default(15_000),
     DB_POOL_SIZE: whole(1, 1000).default(20),
     MERCHANT_REQUESTS_PER_MINUTE: whole(1, 10_000_000).default(1200),
+    PUBLIC_URL: z
+      .string()
+      .trim()
+      .regex(
+        /^https?:\/\/[^/?#]+$/,
+        'must be an http:// or https:// origin, e.g. https://parcels.example',
+      )
+      .optional(),
     OPS_SESSION_IDLE_MINUTES: whole(1, 24 * 60).default(30),
     OPS_SESSION_ABSOLUTE_HOURS: whole(1, 24 * 7).default(12),
     OPS_COOKIE_SECURE: z.enum(['true', 'false'], 'must be true or false').optional(),
@@ -297,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     dbPoolSize: e.DB_POOL_SIZE,
     merchantRequestsPerMinute: e.MERCHANT_REQUESTS_PER_MINUTE,
+    publicUrl: e.PUBLIC_URL,
     opsSessionIdleMinutes: e.OPS_SESSION_IDLE_MINUTES,
     opsSessionAbsoluteHours: e.OPS_SESSION_ABSOLUTE_HOURS,
     opsCookieSecure:

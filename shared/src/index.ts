@@ -6,3 +6,4 @@ export * from './platform';
 export * from './ops';
 export * from './capacity';
 export * from './field';
+export * from './offline';

@@ -225,6 +225,18 @@ export interface KioskState {
   pendingReports: number;
   /** Reports that could not be delivered within 7 days, kept aside for operations. */
   stuckReports: number;
+  /**
+   * The service cannot be reached and the locker works on its own with what it kept
+   * (docs/terminal-extensions.md, "Offline operation"): which tasks it still does. Null
+   * whenever it is not working on its own.
+   */
+  onItsOwn: OnItsOwn | null;
+}
+
+/** What a locker working on its own still does: pickups by code; deposits by couriers. */
+export interface OnItsOwn {
+  pickup: boolean;
+  deposit: boolean;
 }
 
 /** Before the first heartbeat: nothing known, nothing queued. */
@@ -241,6 +253,7 @@ export const INITIAL_STATE: KioskState = {
   collection: null,
   pendingReports: 0,
   stuckReports: 0,
+  onItsOwn: null,
 };
 
 /** The conditions in which nothing that needs the service can work. */

@@ -4,6 +4,7 @@ import { authenticateTerminal } from './auth';
 import { cabinet } from './cabinet';
 import { courierVerify, deposit } from './deposit';
 import { heartbeat } from './heartbeat';
+import { offlineDeposit, offlineDeposits, offlinePickups } from './offline';
 import { doorConfirm, pickup } from './pickup';
 import { depositUndo } from './depositUndo';
 import { doorFault } from './doorFault';
@@ -51,6 +52,10 @@ export function terminalRouter(services: Services): Router {
   router.get('/update', online, updateAssignment(services));
   router.get('/update/bundle/:version', online, updateBundle(services));
   router.post('/update/report', online, updateReport(services));
+  // A locker that works on its own through an outage ("Offline operation").
+  router.get('/offline/pickups', online, offlinePickups(sql));
+  router.get('/offline/deposits', online, offlineDeposits(services));
+  router.post('/offline/deposit', online, offlineDeposit(services));
   router.post(
     '/heartbeat',
     authenticateTerminal(sql, authCache, { allowOffline: true }),
