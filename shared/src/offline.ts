@@ -11,7 +11,7 @@ import { INT4_MAX, OccurredAtSchema, SizeSchema, text } from './common';
  */
 export const OfflinePickupsResponseSchema = z.strictObject({
   /** Grows with every change to the set (the station's cabinet version). */
-  version: z.string(),
+  version: text(),
   pickups: z.array(
     z.strictObject({
       shipmentId: z.guid(),
@@ -19,7 +19,7 @@ export const OfflinePickupsResponseSchema = z.strictObject({
       /** Past this the kiosk refuses the code offline (the parcel may be taken out). */
       collectUntil: z.iso.datetime({ offset: true }),
       /** A slow, salted, station-keyed hash of the code (`@locker/shared/verifier`). */
-      verifier: z.string(),
+      verifier: text(),
     }),
   ),
 });
@@ -40,9 +40,9 @@ export const OfflineDepositsResponseSchema = z.strictObject({
       free: z.boolean(),
     }),
   ),
-  expected: z.array(z.strictObject({ trackingNumber: z.string(), size: SizeSchema })),
+  expected: z.array(z.strictObject({ trackingNumber: text(), size: SizeSchema })),
   /** Verifiers of courier numbers (`@locker/shared/verifier`), salted network-wide. */
-  couriers: z.array(z.string()),
+  couriers: z.array(text()),
 });
 export type OfflineDepositsResponse = z.infer<typeof OfflineDepositsResponseSchema>;
 
