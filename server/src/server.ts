@@ -22,6 +22,10 @@ import {
   TerminalAuthCache,
 } from './terminal/authCache';
 import { smsTransportFrom } from './sms/transports';
+import { LinkCommands } from './link/commands';
+import { alertDoorsLeftOpen } from './link/doorStates';
+import { LinkHub } from './link/hub';
+import { linkSigner } from './link/signing';
 
 export interface RunningServer {
   url: string;
@@ -30,6 +34,10 @@ export interface RunningServer {
   logger: Logger;
   /** Runs the SMS and webhook deliveries once, now, and waits for them to finish. */
   deliverNow(): Promise<void>;
+  /** The live link: this instance's kiosk connections, and commands to any kiosk. */
+  link: Services['link'];
+  /** The link's sweep now: undelivered commands expired, doors left open alerted. */
+  sweepLink(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -96,6 +104,32 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     }),
   );
 
+  const linkHub = new LinkHub({
+    sql,
+    softSql,
+    authCache,
+    logger,
+    pingSeconds: config.linkPingSeconds,
+  });
+  await linkHub.start();
+  const linkCommands = new LinkCommands(
+    sql,
+    config.linkSigningKey ? linkSigner(config.linkSigningKey) : undefined,
+    logger,
+  );
+  const unlistenOutcomes = await linkCommands.listen();
+  const sweepLink = async () => {
+    await linkCommands.expireDue();
+    await alertDoorsLeftOpen(sql, logger, config.doorLeftOpenSeconds);
+  };
+  // Every second: a command's 60 s are counted to the second.
+  pollers.push(
+    startPoller('link', 1000, logger, async () => {
+      await sweepLink();
+      return false;
+    }),
+  );
+
   const services: Services = {
     sql,
     softSql,
@@ -107,8 +141,10 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       if (committedVersion) authCache.noteVersion(stationId, BigInt(committedVersion));
       else await noteCommittedVersion(sql, authCache, stationId);
     },
+    link: { hub: linkHub, commands: linkCommands },
   };
   const http = createHttpServer(createApp(services).callback(), logger);
+  http.on('upgrade', (req, socket, head) => linkHub.upgrade(req, socket, head));
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('listening', resolve);
@@ -118,6 +154,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   } catch (error) {
     // A taken port: leave nothing running behind the one-sentence error.
     await Promise.all(pollers.map((p) => p.stop()));
+    await linkHub.close();
+    await unlistenOutcomes();
     await unlisten();
     await Promise.all([sql.end({ timeout: 1 }), softSql.end({ timeout: 1 })]);
     await embedded?.stop();
@@ -134,12 +172,17 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     deliverNow: async () => {
       await Promise.all([sms.runNow(), webhooks.runNow()]);
     },
+    link: services.link,
+    sweepLink,
     close: async () => {
+      // The links first: upgraded sockets are no longer the HTTP server's to close.
+      await linkHub.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
       });
       await Promise.all(pollers.map((p) => p.stop()));
+      await unlistenOutcomes();
       await unlisten();
       await Promise.all([sql.end({ timeout: 5 }), softSql.end({ timeout: 5 })]);
       await embedded?.stop();

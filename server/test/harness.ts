@@ -7,6 +7,7 @@ import type { Language, Size } from '@locker/shared';
 import * as admin from '../src/admin/commands';
 import type { ServerConfig } from '../src/config';
 import { registerShipment } from '../src/shipments/register';
+import { generateLinkKey, linkSigner } from '../src/link/signing';
 import { startServer, type RunningServer } from '../src/server';
 import { freshDatabaseUrl } from './databases';
 
@@ -75,6 +76,8 @@ export interface SentSms {
 export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
   const smsFile = path.join(mkdtempSync(path.join(tmpdir(), 'locker-sms-')), 'sms.jsonl');
   const databaseUrl = await freshDatabaseUrl();
+  // Each test server signs link commands with a key of its own; kiosks pin its public half.
+  const linkKey = generateLinkKey();
   const server: RunningServer = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -82,6 +85,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
     smsTransport: `file:${smsFile}`,
     logLevel: 'silent',
     dbPoolSize: 10,
+    linkSigningKey: linkKey.seed,
     ...overrides,
   });
   const { sql } = server;
@@ -101,6 +105,10 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
 
   const stack = {
     url: server.url,
+    /** The public key kiosks of this server pin (`linkPublicKey`), unless overridden. */
+    linkPublicKey: overrides.linkSigningKey
+      ? linkSigner(overrides.linkSigningKey).publicKey
+      : linkKey.publicKey,
     sql,
     server,
     databaseUrl,
@@ -240,3 +248,5 @@ export * as admin from '../src/admin/commands';
 /** The stored form of a pickup code, for fixtures that load parcels in bulk. */
 export { pickupCodeHash } from '../src/domain/secrets';
 export { benchDatabase } from '../bench/database';
+export { generateLinkKey, linkSigner } from '../src/link/signing';
+export { LINK_PATH } from '../src/link/hub';

@@ -3,3 +3,4 @@ export * from './problem';
 export * from './terminal';
 export * from './merchant';
 export * from './platform';
+export * from './link';

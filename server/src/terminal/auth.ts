@@ -80,21 +80,34 @@ export function authenticateTerminal(
   options: { allowOffline?: boolean } = {},
 ): Middleware {
   return async (ctx, next) => {
-    const token = bearerToken(ctx);
-    if (!token) throw problem.unauthorized();
-    const hash = hashSecret(token);
-    const key = hash.toString('base64');
-    let terminal = cache.get(key);
-    if (terminal === undefined) {
-      const begunAt = cache.begin();
-      terminal = cache.put(key, (await lookUp(sql, hash)) ?? null, begunAt);
-    }
-    const allowed =
-      terminal?.status === 'online' || (options.allowOffline && terminal?.status === 'offline');
-    if (!terminal || !allowed) throw problem.unauthorized();
+    const terminal = await terminalByToken(sql, cache, bearerToken(ctx), options);
+    if (!terminal) throw problem.unauthorized();
     ctx.state.terminal = terminal;
     await next();
   };
+}
+
+/**
+ * The terminal a device token belongs to, if it may be served: the one path of every
+ * terminal request and of the live link's upgrade (hash, cache, database on a miss).
+ */
+export async function terminalByToken(
+  sql: Sql,
+  cache: TerminalAuthCache,
+  token: string | undefined,
+  options: { allowOffline?: boolean } = {},
+): Promise<AuthenticatedTerminal | null> {
+  if (!token) return null;
+  const hash = hashSecret(token);
+  const key = hash.toString('base64');
+  let terminal = cache.get(key);
+  if (terminal === undefined) {
+    const begunAt = cache.begin();
+    terminal = cache.put(key, (await lookUp(sql, hash)) ?? null, begunAt);
+  }
+  const allowed =
+    terminal?.status === 'online' || (options.allowOffline && terminal?.status === 'offline');
+  return terminal && allowed ? terminal : null;
 }
 
 /** The station every terminal request is scoped to; never taken from a body. */

@@ -10,6 +10,7 @@ import { doorFault } from './doorFault';
 import { courierReturns, returnCollected } from './returnCollection';
 import { rateLimit } from './rateLimit';
 import { confirmReturnRoute, startReturnRoute } from './returns';
+import { uploadLogBundle } from '../link/logBundles';
 
 import { COURIER_LIMIT, RETURN_LIMIT } from './limits';
 
@@ -39,6 +40,9 @@ export function terminalRouter(services: Services): Router {
   router.post('/deposit/undo', online, depositUndo(services));
   router.post('/courier/returns', online, courierLimit, courierReturns(services));
   router.post('/courier/returns/collected', online, returnCollected(services));
+  // The live link's upload (docs/terminal-extensions.md); the link itself is an upgrade
+  // of `GET /terminal/v1/link`, handled beside Koa (link/hub.ts).
+  router.post('/link/logs/:commandId', online, uploadLogBundle(sql));
   router.post(
     '/heartbeat',
     authenticateTerminal(sql, authCache, { allowOffline: true }),
