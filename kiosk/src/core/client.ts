@@ -86,7 +86,7 @@ export class TerminalClient {
     answer: A,
     method: 'get' | 'post',
     path: string,
-    request?: { schema: R; body: z.input<R> },
+    request?: { schema: R; body: z.input<R> } | { raw: Uint8Array; contentType: string },
     headers: Record<string, string> = {},
   ): Promise<Answer<z.infer<A>> & { response?: Response }> {
     const correlationId = randomUUID();
@@ -101,7 +101,11 @@ export class TerminalClient {
       correlationId,
     });
     let json: unknown;
-    if (request) {
+    let raw: Uint8Array | undefined;
+    if (request && 'raw' in request) {
+      raw = request.raw;
+      headers = { ...headers, 'content-type': request.contentType };
+    } else if (request) {
       const checked = request.schema.safeParse(request.body);
       if (!checked.success) {
         log.error({ error: checked.error.message }, 'request refused by its own schema, not sent');
@@ -114,7 +118,7 @@ export class TerminalClient {
     try {
       response = await this.http(path, {
         method,
-        json,
+        ...(raw ? { body: new Blob([raw as Uint8Array<ArrayBuffer>]) } : { json }),
         headers: { ...headers, 'x-correlation-id': correlationId },
       });
     } catch (error) {
@@ -233,5 +237,13 @@ export class TerminalClient {
   report<K extends ReportKind>(kind: K, body: ReportBody<K>) {
     const { path, schema } = REPORTS[kind];
     return this.call(Answers.ok, 'post', path, { schema: schema as z.ZodType, body });
+  }
+
+  /** Extension (the live link): a log bundle asked for by command `commandId`, gzipped. */
+  uploadLogs(commandId: string, gzipped: Uint8Array) {
+    return this.call(Answers.ok, 'post', `link/logs/${encodeURIComponent(commandId)}`, {
+      raw: gzipped,
+      contentType: 'application/gzip',
+    });
   }
 }

@@ -1,4 +1,4 @@
-import type { LockBoard } from '@locker/lock-driver';
+import type { LockBoard, OpenOutcome, OpenResult } from '@locker/lock-driver';
 import type {
   CancelReturnResult,
   DepositResult,
@@ -83,10 +83,11 @@ export class DoorFlows {
   }
 
   /** One unlock pulse at most (the driver's promise); its outcome moves the session. */
-  async unlock(s: Session): Promise<Unlocked> {
+  async unlock(s: Session, seen?: (result: OpenResult) => void): Promise<Unlocked> {
     let result;
     try {
       result = await this.d.board.open(s.door);
+      seen?.(result);
     } catch (error) {
       // Refused before anything was sent (not connected): the door is shut as it was.
       s.to({ phase: 'did_not_open' }, { error: String(error), pulses: 0 });
@@ -300,6 +301,35 @@ export class DoorFlows {
         unlocked === 'open' ? { kind: 'reopened' } : { kind: 'door_unknown', door: s.door },
       );
     }
+  }
+
+  /**
+   * A door opened over the live link, in a session of its own: the same unlock (one
+   * pulse at most) and the same watch as any visit's. Answers the driver's outcome as it
+   * came: opened, already_open, did_not_open (reported as a door fault, as always), or
+   * unknown (the controller silent after the pulse, or before it: `pulses` says which).
+   * Nothing else is reported: the outcome goes back over the link, and the door's
+   * sensor states follow it there.
+   */
+  async remoteOpen(
+    s: Session,
+  ): Promise<{ outcome: OpenOutcome; pulses: 0 | 1; seenOpenAfterMs: number | null }> {
+    let result: OpenResult | undefined;
+    const unlocked = await this.unlock(s, (r) => (result = r));
+    if (unlocked === 'did_not_open') this.reportFault(s.door);
+    if (unlocked === 'open' || unlocked === 'unknown') {
+      this.background(s, async () => {
+        const closed = await this.watch(s);
+        if (!closed) return;
+        s.to({ phase: 'closed', ...judged('remote', closed.itemPresent) });
+        s.to({ phase: 'reported', ...judged('remote', closed.itemPresent) });
+      });
+    } else {
+      this.d.settled();
+    }
+    return result
+      ? { outcome: result.outcome, pulses: result.pulses, seenOpenAfterMs: result.seenOpenAfterMs }
+      : { outcome: 'unknown', pulses: 0, seenOpenAfterMs: null };
   }
 
   cancelReturn(): CancelReturnResult {

@@ -13,6 +13,10 @@ import { readController } from './sensors';
 import { ServiceLink } from './serviceLink';
 import { SessionTracker } from './sessions';
 import { TechnicianGate } from './technician';
+import { DoorStatePusher } from './doorStates';
+import { LiveLink } from './liveLink';
+import { RemoteCommands } from './remoteCommands';
+import path from 'node:path';
 
 export interface KioskStartOptions extends KioskLogOptions {
   /** A logger of the caller's; else one writing to `<dataDir>/logs` and stdout. */
@@ -21,6 +25,10 @@ export interface KioskStartOptions extends KioskLogOptions {
 
 interface Parts extends FacadeParts {
   configCache: ConfigCache;
+  /** The live link, unless the configuration turns it off. */
+  live: LiveLink | null;
+  doorStates: DoorStatePusher | null;
+  remoteSessions: SessionTracker;
 }
 
 /**
@@ -60,6 +68,55 @@ function assemble(
   });
   const collection = new CollectFlow(flows, (c) => store.update({ collection: c }));
   const technician = new TechnicianGate(config.technicianPinHash);
+
+  // The live link: remote opens run in sessions of their own, shown apart from a person's.
+  const remoteSessions = new SessionTracker(log.child({ remote: true }), (session) => {
+    const shown = store.state.remoteOpen;
+    if (session && shown && shown.session.id === session.id)
+      store.update({ remoteOpen: { ...shown, session } });
+  });
+  const remote = new RemoteCommands({
+    flows,
+    remoteSessions,
+    service: link,
+    store,
+    log,
+    logsDir: path.join(config.dataDir, 'logs'),
+  });
+  const doors = new Set(hardware.cabinet.layout.columns.flat());
+  let doorStates: DoorStatePusher | null = null;
+  const live = config.link
+    ? new LiveLink({
+        serverUrl: config.serverUrl,
+        deviceToken: config.deviceToken,
+        publicKey: config.linkPublicKey,
+        db,
+        log: log.child({ part: 'link' }),
+        station: () => store.state.config?.station_code ?? null,
+        doors,
+        execute: (command) => remote.execute(command),
+        cabinetChanged: () => void link.pollCabinet().catch(() => undefined),
+        connectedChanged: (connected) => {
+          store.update({ link: connected ? 'connected' : 'disconnected' });
+          doorStates?.reset();
+          // What changed while the link was down: the grid now, the doors at the next read.
+          void link.pollCabinet().catch(() => undefined);
+        },
+      })
+    : null;
+  if (live) {
+    doorStates = new DoorStatePusher(
+      hardware.board,
+      live,
+      () => {
+        const busy = new Set<number>();
+        for (const s of [sessions.current(), remoteSessions.current()])
+          if (s?.active) busy.add(s.door);
+        return busy;
+      },
+      log,
+    );
+  }
   return {
     store,
     link,
@@ -71,6 +128,9 @@ function assemble(
     readSensors,
     log,
     configCache,
+    live,
+    doorStates,
+    remoteSessions,
   };
 }
 
@@ -83,6 +143,7 @@ function assemble(
 export class KioskCore extends KioskFacade {
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
+  private lastCabinetPoll = 0;
 
   private constructor(
     readonly config: KioskConfig,
@@ -90,8 +151,14 @@ export class KioskCore extends KioskFacade {
     private readonly db: KioskDatabase,
     parts: FacadeParts,
     private readonly closeLog: () => Promise<void>,
+    private readonly live: Pick<Parts, 'live' | 'doorStates'>,
   ) {
     super(parts);
+  }
+
+  /** The live link, unless the configuration turns it off. */
+  get liveLink(): LiveLink | null {
+    return this.live.live;
   }
 
   get client(): TerminalClient {
@@ -114,8 +181,8 @@ export class KioskCore extends KioskFacade {
     const hardware = await connectCabinet(config, log);
     const db = openKioskDatabase(config.dataDir);
     const parts = assemble(config, hardware, db, log);
-    const core = new KioskCore(config, hardware, db, parts, close);
-    const { store, link, queue, configCache } = parts;
+    const core = new KioskCore(config, hardware, db, parts, close, parts);
+    const { store, link, queue, configCache, live, doorStates } = parts;
     const cached = configCache.load();
     store.update({
       config: cached,
@@ -123,16 +190,35 @@ export class KioskCore extends KioskFacade {
       layout: hardware.cabinet.layout,
       pendingReports: queue.pending(),
       stuckReports: queue.stuck(),
+      link: live ? 'disconnected' : 'off',
     });
     log.info({ cached_config: cached !== null, pending: queue.pending() }, 'kiosk starts');
     core.loop(
       () => 1000,
-      () => (link.heartbeatDue() ? link.heartbeat() : Promise.resolve()),
+      async () => {
+        if (link.heartbeatDue()) await link.heartbeat();
+      },
     );
+    // The grid is polled as the spec says; while the link is up, which says when the grid
+    // changed (and the kiosk polls at once), the idle poll can wait longer.
     core.loop(
       () => config.cabinetPollSeconds * 1000,
-      () => core.poll(),
+      () => {
+        const every = live?.connected
+          ? config.cabinetPollSecondsWithLink
+          : config.cabinetPollSeconds;
+        return Date.now() - core.lastCabinetPoll >= every * 1000 - 50
+          ? core.poll()
+          : parts.readSensors().then(() => undefined);
+      },
     );
+    if (live && doorStates) {
+      core.loop(
+        () => config.doorStatePollMs,
+        () => doorStates.tick(),
+      );
+      live.start();
+    }
     core.loop(
       () => 2000,
       async () => {
@@ -161,12 +247,13 @@ export class KioskCore extends KioskFacade {
   }
 
   /** Every 60 s (every 5 s while out of service); the configuration applied as received. */
-  heartbeat(): Promise<void> {
-    return this.parts.link.heartbeat();
+  async heartbeat(): Promise<void> {
+    await this.parts.link.heartbeat();
   }
 
   /** The service's grid and the controller's reading, each on its own. */
   private async poll(): Promise<void> {
+    this.lastCabinetPoll = Date.now();
     await Promise.all([this.parts.link.pollCabinet(), this.parts.readSensors()]);
   }
 
@@ -178,6 +265,7 @@ export class KioskCore extends KioskFacade {
   async stop(): Promise<void> {
     this.stopped = true;
     this.timers.forEach(clearTimeout);
+    this.live.live?.stop();
     this.parts.flows.stop();
     await this.parts.queue.close();
     await this.hardware.close();

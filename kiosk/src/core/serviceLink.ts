@@ -52,8 +52,8 @@ export class ServiceLink {
       this.store.setHealth({ serviceReachable: event.reachable });
   }
 
-  /** The configuration is applied as received, and kept for the next boot. */
-  async heartbeat(): Promise<void> {
+  /** The configuration is applied as received, and kept for the next boot. True: it was. */
+  async heartbeat(): Promise<boolean> {
     this.lastHeartbeatAt = Date.now();
     const answer = await this.client.heartbeat(this.config.appVersion);
     if (answer.ok) {
@@ -72,12 +72,14 @@ export class ServiceLink {
         );
       this.store.setHealth({ refused: true });
     }
+    return answer.ok;
   }
 
-  /** The service's door grid (an unchanged grid costs a 304). */
-  async pollCabinet(): Promise<void> {
+  /** The service's door grid (an unchanged grid costs a 304). True: it answered. */
+  async pollCabinet(): Promise<boolean> {
     const answer = await this.client.cabinet();
     if (answer.ok) this.store.update({ cabinet: answer.value });
+    return answer.ok;
   }
 
   /**

@@ -177,6 +177,10 @@ export const en = {
     inUse: 'open now',
     door: 'Door {{door}}',
   },
+  remote: {
+    operator: 'Door {{door}} was opened by an operator.',
+    technician: 'Door {{door}} was opened by a technician.',
+  },
   done: 'Done',
 } as const;
 

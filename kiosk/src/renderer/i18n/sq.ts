@@ -176,5 +176,9 @@ export const sq: Messages = {
     inUse: 'e hapur tani',
     door: 'Dera {{door}}',
   },
+  remote: {
+    operator: 'Dera {{door}} u hap nga një operator.',
+    technician: 'Dera {{door}} u hap nga një teknik.',
+  },
   done: 'Gati',
 };
