@@ -2,6 +2,7 @@
  * The demo scene of `pnpm start`: seeded once on an empty database, its secrets kept in
  * `.data/demo.json` to print again, and the banner that walks a newcomer through a parcel.
  */
+import { randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { admin, REPO_ROOT, type Sql } from '@locker/server';
@@ -14,14 +15,28 @@ export interface Demo {
   stationCode: string;
   terminalToken: string;
   courierNumber: string;
+  /** The demo kiosk's technician PIN (its configuration holds only the hash). */
+  technicianPin: string;
+}
+
+/** Six digits, new for each demo: never a PIN anybody could guess from the README. */
+const newPin = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+function save(demo: Demo): Demo {
+  mkdirSync(path.dirname(DEMO_FILE), { recursive: true });
+  writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  return demo;
 }
 
 export async function demoScene(sql: Sql): Promise<Demo | undefined> {
   const [row] = await sql<{ count: number }[]>`select count(*)::int as count from organizations`;
-  if ((row?.count ?? 0) > 0)
-    return existsSync(DEMO_FILE)
-      ? (JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as Demo)
-      : undefined;
+  if ((row?.count ?? 0) > 0) {
+    if (!existsSync(DEMO_FILE)) return undefined;
+    const kept = JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as Partial<Demo> &
+      Omit<Demo, 'technicianPin'>;
+    // A demo from before technician PINs gets one now, kept for next time.
+    return kept.technicianPin ? (kept as Demo) : save({ ...kept, technicianPin: newPin() });
+  }
   const org = await admin.createOrganization(sql, 'Demo Shop');
   const station = await admin.createStation(sql, {
     code: 'DEMO-01',
@@ -42,10 +57,9 @@ export async function demoScene(sql: Sql): Promise<Demo | undefined> {
     stationCode: station.code,
     terminalToken: terminal.token,
     courierNumber: courier.number,
+    technicianPin: newPin(),
   };
-  mkdirSync(path.dirname(DEMO_FILE), { recursive: true });
-  writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
-  return demo;
+  return save(demo);
 }
 
 export interface BannerPlaces {
@@ -71,6 +85,7 @@ ${BOLD}Parcel locker stack is up.${RESET}
   Server               ${url}   (port ${port}, PORT; OpenAPI: ${url}/openapi.json)
   Demo station         ${demo.stationCode} (id ${demo.stationId}), 16 doors, simulated cabinet
   Courier number       ${demo.courierNumber}
+  Technician PIN       ${demo.technicianPin}   (service menu: hold the screen's top-left corner 3 s, or Ctrl+Alt+S)
   Merchant API key     ${demo.apiKey}
   Terminal token       ${demo.terminalToken}
 
@@ -85,7 +100,7 @@ A whole parcel journey in five minutes:
   4. On the kiosk: Pick up a parcel → the code → OK. The door opens and is shut, empty, 6 s later.
   5. The shop sees it collected: ${m} ${url}/api/v1/track/<tracking_number>
   Operators: pnpm admin station show --station ${demo.stationCode} --table · pnpm admin --help
-  Technicians: ${kioskUrl}/#maintenance · pnpm lockctl --help
+  Technicians: the service menu on the kiosk (PIN above) · pnpm lockctl --help
   Stop with Ctrl+C; the database and the cabinet's contents are kept in .data for next time.
 `;
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import {
   KioskCore,
   RENDERER_DIR,
+  hashTechnicianPin,
   launchChromium,
   loadKioskConfig,
   startBrowserHost,
@@ -76,6 +77,8 @@ async function startKiosk(serverUrl: string, demo: Demo, port: number, logger: L
       stateFile: './cabinet-state.json',
     },
     dataDir: './data',
+    // The service menu works in the demo: its PIN is printed in the banner.
+    technicianPinHash: hashTechnicianPin(demo.technicianPin),
   });
   // The kiosk logs through the stack's logger, so its lines read like the server's.
   const core = await KioskCore.start(loadKioskConfig(file), {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bus } from './bus';
+import { BUS_TIMINGS } from './timings';
 import { LockDriverError } from './errors';
 import { Reply, address, hex } from './protocol/frame';
 import { requests } from './protocol/requests';
@@ -10,13 +11,16 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function openBus(options: Parameters<typeof mockBoard>[0], replyTimeoutMs = 100) {
+async function openBus(
+  options: Parameters<typeof mockBoard>[0],
+  replyTimeoutMs: number | 'shared' = 100,
+) {
   const board = mockBoard(options);
   await board.transport.open();
   closers.push(() => board.transport.close());
   const frames: string[] = [];
   const bus = new Bus(board.transport, {
-    replyTimeoutMs,
+    ...(replyTimeoutMs === 'shared' ? {} : { replyTimeoutMs }),
     logger: { frame: (dir, _b, text) => frames.push(`${dir} ${text}`) },
   });
   return { ...board, bus, frames };
@@ -95,5 +99,40 @@ describe('Bus over the mock serial binding', () => {
     const started = Date.now();
     await bus.request(statusOf(0));
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+});
+
+describe('bus timings (one set, for the kiosk and lockctl alike)', () => {
+  it('reads a reply whose bytes come 30 ms apart (a gateway that holds bytes), with the shared timings', async () => {
+    const { bus, cabinet } = await openBus({ boards: 1, replyByteGapMs: 30 }, 'shared');
+    expect(bus.timings).toEqual(BUS_TIMINGS);
+    const [frame] = await bus.request(statusOf(0));
+    expect(hex(frame!.raw)).toBe('02 00 35 FF FF 00 00 03 38');
+    // Slower still: 60 ms between bytes, a 9-byte reply over half a second.
+    cabinet.replyByteGapMs = 60;
+    expect((await bus.request(statusOf(0)))[0]!.board).toBe(0);
+  });
+
+  it('never takes a reply that came after its timeout for the answer to the next request', async () => {
+    const { bus, cabinet, frames } = await openBus({ boards: 1 }, 150);
+    // The first reply is held past its timeout; it says door 1 is shut.
+    cabinet.delayNextReply(190);
+    await expect(bus.request(statusOf(0))).rejects.toMatchObject({ code: 'TIMEOUT' });
+    // Meanwhile door 1 opens: the next answer must say so, not repeat the late one.
+    cabinet.openDoor(1);
+    const [frame] = await bus.request(statusOf(0));
+    expect(frame!.data[0] & 1).toBe(0);
+    // The late reply was heard, and dropped.
+    expect(frames.filter((f) => f.startsWith('rx'))).toEqual([
+      'rx 02 00 35 FF FF 00 00 03 38',
+      'rx 02 00 35 FE FF 00 00 03 37',
+    ]);
+  });
+
+  it('waits out a reply trickling in past the first-byte timeout, then lets the next request go', async () => {
+    const { bus, cabinet } = await openBus({ boards: 2 }, 100);
+    cabinet.replyByteGapMs = 40; // 320 ms for a whole reply: far past the 100 ms to its first byte
+    const [a, b] = await Promise.all([bus.request(statusOf(0)), bus.request(statusOf(1))]);
+    expect([a[0]!.board, b[0]!.board]).toEqual([0, 1]);
   });
 });

@@ -1,7 +1,11 @@
 // The public surface of lock-driver: what the kiosk and the technician CLI use.
 export { LockBoard, type CycleResult, type LockBoardOptions } from './lockBoard';
 export type {
+  BoardCheck,
+  BoardReading,
   CabinetReading,
+  DoorChange,
+  WatchDoorsOptions,
   CloseOutcome,
   DoorReading,
   OpenOutcome,
@@ -15,11 +19,13 @@ export {
   defaultLayout,
   doorMap,
   type Cabinet,
+  type BoardSettingsRecord,
   type CabinetFile,
   type LockAddress,
 } from './cabinet/schema';
 export { loadCabinetFile, writeCabinetFile } from './cabinet/file';
-export { MAX_UNLOCK_TIME_MS, type FirmwareVersion } from './boardSettings';
+export { MAX_UNLOCK_DELAY_S, MAX_UNLOCK_TIME_MS, type FirmwareVersion } from './boardSettings';
+export { BUS_TIMINGS, DOOR_TIMINGS, type BusTimings, type DoorTimings } from './timings';
 export { LockDriverError, type LockDriverErrorCode } from './errors';
 export type { FrameLogger } from './bus';
 export type { Transport } from './transport/transport';

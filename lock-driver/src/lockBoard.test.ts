@@ -1,8 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CabinetSchema, defaultCabinet, type CabinetFile } from './cabinet/schema';
 import { LockBoard, type LockBoardOptions } from './lockBoard';
-import { Command } from './protocol/frame';
+import { Command, hex } from './protocol/frame';
 import { mockBoard } from '../test/mockBoard';
+import { checksum } from './protocol/frame';
+
+/** A reply with byte `at` changed and its SUM made right again. */
+function fixSum(reply: Buffer, at: number, value: number): Buffer {
+  const changed = Buffer.from(reply);
+  changed[at] = value;
+  changed[8] = checksum(changed, 8);
+  return changed;
+}
 
 const open: LockBoard[] = [];
 afterEach(async () => {
@@ -113,6 +122,29 @@ describe('LockBoard.open', () => {
     const result = await board.open(2);
     expect(result).toMatchObject({ outcome: 'unknown', pulses: 1, seenOpenAfterMs: null });
     expect(unlocks()).toHaveLength(1);
+  });
+
+  it('answers unknown, never did_not_open, when the board loses power at the pulse and comes back shut', async () => {
+    // A brown-out: the solenoid pulls the supply down, the board resets and loses the
+    // pulse, stays silent for most of the window, then answers with the door still shut.
+    const { board, cabinet, unlocks } = await connect(
+      { boards: 1 },
+      { replyTimeoutMs: 60, openTimeoutMs: 600 },
+    );
+    cabinet.cutPowerOnNextPulse(0, 450);
+    const result = await board.open(2);
+    expect(result).toMatchObject({ outcome: 'unknown', pulses: 1, seenOpenAfterMs: null });
+    expect(cabinet.door(2).closed).toBe(true);
+    expect(unlocks()).toHaveLength(1);
+  });
+
+  it('answers did_not_open through one lost reply: the board was heard through the window', async () => {
+    const { board, cabinet } = await connect(
+      { boards: 1, dropAfterUnlock: 1 },
+      { replyTimeoutMs: 60, openTimeoutMs: 600 },
+    );
+    cabinet.jam(3);
+    expect(await board.open(3)).toMatchObject({ outcome: 'did_not_open', pulses: 1 });
   });
 
   it('answers unknown without a pulse when the board is silent before it', async () => {
@@ -299,16 +331,80 @@ describe('board settings', () => {
     expect(await board.settings.setUnlockTime(0, 8290)).toBe(8290);
   });
 
-  it('reads the firmware version', async () => {
-    const { board } = await connect({ boards: 1 });
-    expect(await board.settings.firmware(0)).toMatchObject({ board: 0, version: '1.6' });
+  it('reads the software and hardware version with the vendor’s F5 B6 query', async () => {
+    const { board, cabinet, written } = await connect({ boards: 2 });
+    cabinet.setVersion(1, 4, 1);
+    expect(await board.settings.firmware(0)).toEqual({
+      board: 0,
+      software: 1,
+      hardware: 1,
+      raw: 'F5 B6 00 02 5F 0E 01 01',
+    });
+    expect(await board.settings.firmware(1)).toMatchObject({ board: 1, software: 4, hardware: 1 });
+    expect(written.map((w) => hex(w))).toEqual(['F5 B6 00 00 5F 0A', 'F5 B6 01 00 5F 0B']);
+  });
+
+  it('sets the baud with 0x40, confirmed from D4 (the code), not D1 (hook bits); then the board answers only at the new rate', async () => {
+    const mock = mockBoard({ boards: 1 });
+    const board = await LockBoard.connect({
+      transport: mock.transport,
+      cabinet: defaultCabinet(1),
+      replyTimeoutMs: 100,
+      flashWriteMs: 150,
+    });
+    open.push(board);
+    // Every door shut: D1 D2 = FF FF, nothing like the code 2 of 57600.
+    const asked = performance.now();
+    expect(await board.settings.setBaud(0, 57600)).toBe(57600);
+    // It waited out the flash write before resolving.
+    expect(performance.now() - asked).toBeGreaterThanOrEqual(140);
+    expect(hex(mock.written.at(-1)!)).toBe('02 00 40 02 03 47');
+    expect(mock.cabinet.boardBaud[0]).toBe(57600);
+    expect((await board.readDoors()).boards).toEqual([{ board: 0, reachable: false }]);
+    await board.close();
+    open.splice(open.indexOf(board), 1);
+    const faster = await LockBoard.connect({
+      transport: mock.transportAt(57600),
+      cabinet: defaultCabinet(1),
+      replyTimeoutMs: 100,
+    });
+    open.push(faster);
+    expect((await faster.readDoors()).boards).toEqual([{ board: 0, reachable: true }]);
+  });
+
+  it('calls a 0x40 echo naming another code a mismatch', async () => {
+    const { board, cabinet } = await connect({ boards: 1 }, { flashWriteMs: 10 });
+    cabinet.switchBaud = () => {}; // a board that keeps its rate…
+    const handle = cabinet.handle.bind(cabinet);
+    // …and echoes its old code, 1 (19200), in D4.
+    cabinet.handle = (request, rate) =>
+      handle(request, rate).map((r) => (r[2] === 0x40 ? fixSum(r, 6, 0x01) : r));
+    await expect(board.settings.setBaud(0, 115200)).rejects.toMatchObject({
+      code: 'MISMATCH',
+      message: 'board 0 did not confirm 115200 baud: it answered code 1 (19200 baud)',
+    });
+  });
+
+  it('sets and clears the delayed unlock (0x39, 0-250 s), refusing other values before sending', async () => {
+    const { board, cabinet, written } = await connect({ boards: 2 }, { flashWriteMs: 10 });
+    expect(await board.settings.setUnlockDelay(1, 3)).toBe(3);
+    expect(cabinet.unlockDelayS).toEqual([0, 3]);
+    expect(hex(written.at(-1)!)).toBe('02 10 39 03 03 51');
+    expect(await board.settings.setUnlockDelay(1, 0)).toBe(0);
+    expect(cabinet.unlockDelayS).toEqual([0, 0]);
+    const sent = written.length;
+    for (const s of [251, -1, 1.5])
+      await expect(board.settings.setUnlockDelay(0, s)).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
+    expect(written).toHaveLength(sent);
   });
 
   it('asks a query again when its reply is lost, up to three times; a setting is sent once', async () => {
     const { board, cabinet, written } = await connect({ boards: 1 }, { replyTimeoutMs: 60 });
-    const sentOf = (cmd: number) => written.filter((w) => w[2] === cmd).length;
+    const sentOf = (cmd: number) => written.filter((w) => w[0] === cmd || w[2] === cmd).length;
     cabinet.loseReplies(2);
-    expect(await board.settings.firmware(0)).toMatchObject({ version: '1.6' });
+    expect(await board.settings.firmware(0)).toMatchObject({ software: 1, hardware: 1 });
     expect(sentOf(0xf5)).toBe(3);
     cabinet.loseReplies(2);
     expect(await board.settings.unlockTime(0)).toBe(550);

@@ -2,11 +2,14 @@ import { Bus, type FrameLogger } from './bus';
 import type { Cabinet } from './cabinet/schema';
 import { openDoor } from './doors/open';
 import type {
+  BoardCheck,
   CabinetReading,
+  DoorChange,
   DoorReading,
   OpenResult,
   WatchClosedOptions,
   WatchClosedResult,
+  WatchDoorsOptions,
 } from './doors/types';
 import { watchClosed } from './doors/watchClosed';
 import { LockDriverError } from './errors';
@@ -16,27 +19,18 @@ import { requests } from './protocol/requests';
 import { decodeLockStates } from './protocol/status';
 import type { Transport } from './transport/transport';
 import { BoardSettings } from './boardSettings';
+import { DOOR_TIMINGS, type BusTimings, type DoorTimings } from './timings';
 
 /**
- * Reads of a board before it counts as silent. A noisy RS-485 line corrupts a reply now
- * and then (one in ten on a bad day): two reads made such a line read as a silent board
- * about once in a hundred opens, and the kiosk then pulsed nothing and said "unknown".
+ * Timings default to BUS_TIMINGS and DOOR_TIMINGS (timings.ts), the values the kiosk and
+ * lockctl share; tests pass others. `readAttempts`: a noisy RS-485 line corrupts a reply
+ * now and then (one in ten on a bad day): two reads made such a line read as a silent
+ * board about once in a hundred opens, hence four.
  */
-const READ_ATTEMPTS = 4;
-
-export interface LockBoardOptions {
+export interface LockBoardOptions extends Partial<BusTimings>, Partial<DoorTimings> {
   transport: Transport;
   /** Boards, wiring and polarity: the cabinet file (or a default one). */
   cabinet: Cabinet;
-  /** Status poll period while a door is being opened. */
-  pollIntervalMs?: number;
-  /** Quiet time after an unlock before the first poll (the board's turnaround). */
-  turnaroundMs?: number;
-  /** How long a door may take to be seen open after its unlock. */
-  openTimeoutMs?: number;
-  replyTimeoutMs?: number;
-  /** Status reads tried before a board counts as silent (default READ_ATTEMPTS). */
-  readAttempts?: number;
   logger?: FrameLogger;
 }
 
@@ -64,6 +58,10 @@ export class LockBoard {
   constructor(private readonly options: LockBoardOptions) {
     this.bus = new Bus(options.transport, {
       replyTimeoutMs: options.replyTimeoutMs,
+      guardMs: options.guardMs,
+      readAttempts: options.readAttempts,
+      queryAttempts: options.queryAttempts,
+      flashWriteMs: options.flashWriteMs,
       logger: options.logger,
     });
     this.described = options.cabinet;
@@ -116,7 +114,7 @@ export class LockBoard {
 
   /** A board's status, tried `readAttempts` times; undefined when it stays silent. */
   private async readBoard(board: number): Promise<ResponseFrame | undefined> {
-    const attempts = this.options.readAttempts ?? READ_ATTEMPTS;
+    const attempts = this.bus.timings.readAttempts;
     for (let i = 0; i < attempts; i++) {
       const frame = await this.tryBoardStatus(board, false);
       if (frame) return frame;
@@ -151,15 +149,115 @@ export class LockBoard {
     if (!this.connected) throw this.disconnected();
     const frames = new Map<number, ResponseFrame | undefined>();
     for (const board of this.cabinet.boards) frames.set(board, await this.readBoard(board));
+    const doors = this.map.positions.map((p) =>
+      this.reading(p, frames.get(this.map.toAddress(p).board)),
+    );
     return {
-      doors: this.map.positions.map((p) =>
-        this.reading(p, frames.get(this.map.toAddress(p).board)),
-      ),
+      doors,
       boards: this.cabinet.boards.map((board) => ({
         board,
         reachable: frames.get(board) !== undefined,
       })),
+      suspectPolarity: this.cabinet.boards.filter((board) => {
+        const own = doors.filter((d) => d.board === board);
+        return own.length >= 2 && own.every((d) => d.known && !d.closed);
+      }),
     };
+  }
+
+  /**
+   * Watches every door until stopped (or `signal` aborts): reads the whole cabinet every
+   * `intervalMs` and reports each door whose reading changed, so a door that opens while
+   * no one asked it to (forced, a delayed unlock, propped) is seen. Read failures
+   * (disconnected) are waited out. Runs beside open() and watchClosed(): an unlock still
+   * goes ahead of its polls on the bus.
+   */
+  watchDoors(options: WatchDoorsOptions): { stop(): Promise<void> } {
+    const stopped = new AbortController();
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, stopped.signal])
+      : stopped.signal;
+    const last = new Map<number, DoorReading>();
+    const same = (a: DoorReading, b: DoorReading) =>
+      a.known === b.known &&
+      (!a.known || !b.known || (a.closed === b.closed && a.itemPresent === b.itemPresent));
+    const loop = (async () => {
+      while (!signal.aborted) {
+        const reading = await this.readDoors().catch(() => undefined);
+        if (signal.aborted) break;
+        if (reading) {
+          options.onReading?.(reading);
+          const at = new Date();
+          for (const now of reading.doors) {
+            const before = last.get(now.position);
+            last.set(now.position, now);
+            if (before && same(before, now)) continue;
+            const bothKnown = before?.known === true && now.known;
+            const change: DoorChange = {
+              position: now.position,
+              before,
+              now,
+              opened: bothKnown && before.closed && !now.closed,
+              closed: bothKnown && !before.closed && now.closed,
+              at,
+            };
+            options.onChange?.(change);
+          }
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, options.intervalMs ?? 500);
+          signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        });
+      }
+    })();
+    return {
+      stop: async () => {
+        stopped.abort();
+        await loop;
+      },
+    };
+  }
+
+  /**
+   * Each board's firmware (F5 B6) and unlock time (0x37) read back and compared with the
+   * cabinet file's `boardSettings` (what commissioning recorded): a board swapped, or reset
+   * to factory (TEST pressed ten times), differs. The delayed unlock has no query: set it
+   * with `settings.setUnlockDelay(board, recorded ?? 0)` instead of comparing it.
+   */
+  async checkBoards(): Promise<BoardCheck[]> {
+    const checks: BoardCheck[] = [];
+    for (const board of this.cabinet.boards) {
+      const recorded = this.cabinet.boardSettings?.[String(board)] ?? {};
+      try {
+        const firmware = await this.settings.firmware(board);
+        const unlockTimeMs = await this.settings.unlockTime(board);
+        const differences: string[] = [];
+        if (recorded.software !== undefined && recorded.software !== firmware.software)
+          differences.push(
+            `board ${board} runs software ${firmware.software}, commissioned with ${recorded.software}: swapped or re-flashed`,
+          );
+        if (recorded.hardware !== undefined && recorded.hardware !== firmware.hardware)
+          differences.push(
+            `board ${board} is hardware ${firmware.hardware}, commissioned as ${recorded.hardware}: swapped`,
+          );
+        if (recorded.unlockTimeMs !== undefined && recorded.unlockTimeMs !== unlockTimeMs)
+          differences.push(
+            `board ${board} pulses ${unlockTimeMs} ms, commissioned at ${recorded.unlockTimeMs} ms: reset to factory or changed`,
+          );
+        checks.push({
+          board,
+          reachable: true,
+          software: firmware.software,
+          hardware: firmware.hardware,
+          unlockTimeMs,
+          differences,
+        });
+      } catch (error) {
+        if (error instanceof LockDriverError && error.code === 'DISCONNECTED') throw error;
+        checks.push({ board, reachable: false, differences: [`board ${board} did not answer`] });
+      }
+    }
+    return checks;
   }
 
   private disconnected(): LockDriverError {
@@ -201,10 +299,10 @@ export class LockBoard {
       },
       position,
       {
-        turnaroundMs: this.options.turnaroundMs ?? 20,
-        pollIntervalMs: this.options.pollIntervalMs ?? 20,
-        openTimeoutMs: this.options.openTimeoutMs ?? 1500,
-        attempts: this.options.readAttempts ?? READ_ATTEMPTS,
+        turnaroundMs: this.options.turnaroundMs ?? DOOR_TIMINGS.turnaroundMs,
+        pollIntervalMs: this.options.pollIntervalMs ?? DOOR_TIMINGS.pollIntervalMs,
+        openTimeoutMs: this.options.openTimeoutMs ?? DOOR_TIMINGS.openTimeoutMs,
+        attempts: this.bus.timings.readAttempts,
       },
     ).finally(() => this.opening.delete(position));
     this.opening.set(position, attempt);

@@ -17,11 +17,10 @@ interface MockPort {
 export function mockBoard(
   options: CabinetOptions & {
     silent?: boolean;
-    boardBaud?: number;
     /**
-     * At a rate other than `boardBaud`, what the driver hears: nothing (the board could not
-     * read the garbled request), or the board's replies garbled by the wrong rate — noise
-     * with stray STX and ETX bytes and frame-shaped runs whose checksum does not hold.
+     * At a rate other than the boards', what the driver hears: nothing (the board could
+     * not read the garbled request), or the board's replies garbled by the wrong rate —
+     * noise with stray STX and ETX bytes and frame-shaped runs whose checksum does not hold.
      */
     wrongBaud?: 'silent' | 'noise';
   },
@@ -33,13 +32,20 @@ export function mockBoard(
   const heard = { noiseBytes: 0 };
   return { cabinet, written, path, heard, transport: transportAt(19200), transportAt };
 
+  /** Replies in pieces of 1 to 4 bytes, as USB adapters deliver them; or a byte at a time, a gap apart. */
   function feed(port: { isOpen: boolean }, binding: MockPort, bytes: Buffer): void {
-    for (let at = 0; at < bytes.length;) {
-      const size = 1 + Math.floor(Math.random() * 4);
-      const piece = bytes.subarray(at, at + size);
-      at += size;
+    const { delayMs, byteGapMs } = cabinet.delivery();
+    let at = 0;
+    for (let i = 0; i < bytes.length;) {
+      const size = byteGapMs > 0 ? 1 : 1 + Math.floor(Math.random() * 4);
+      const piece = bytes.subarray(i, i + size);
+      i += size;
+      const when = delayMs + at;
+      at += byteGapMs;
       // The test may have closed the port meanwhile: a board talks to no one then.
-      setImmediate(() => port.isOpen && binding.emitData(piece));
+      const send = () => port.isOpen && binding.emitData(piece);
+      if (when > 0) setTimeout(send, when);
+      else setImmediate(send);
     }
   }
 
@@ -58,11 +64,15 @@ export function mockBoard(
           for (const request of parser.push(buffer)) {
             written.push(request.raw);
             if (options.silent) continue;
-            const reply = Buffer.concat(cabinet.handle(request));
-            if (options.boardBaud === undefined || options.boardBaud === baudRate) {
-              feed(port, binding, reply);
-            } else if (options.wrongBaud === 'noise' && reply.length > 0) {
-              const noise = garbled(reply);
+            const reply = Buffer.concat(cabinet.handle(request, baudRate));
+            if (reply.length > 0) feed(port, binding, reply);
+            else if (
+              options.wrongBaud === 'noise' &&
+              request.cmd === 0x32 &&
+              cabinet.boardBaud.some((b) => b !== baudRate)
+            ) {
+              // What the boards at their own rate answered, heard at this one.
+              const noise = garbled(Buffer.concat(cabinet.handle(request)));
               heard.noiseBytes += noise.length;
               feed(port, binding, noise);
             }

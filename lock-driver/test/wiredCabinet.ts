@@ -7,6 +7,7 @@ import {
   serveTcp,
   serialTransport,
   tcpTransport,
+  type Cabinet,
   type CabinetOptions,
   type PtySimulator,
   type TcpSimulator,
@@ -60,7 +61,13 @@ export async function wiredCabinet(
     // Generous by default: under load a slow reply must not become a failure.
     replyTimeoutMs = 1000,
     line = {},
-  }: { replyTimeoutMs?: number; line?: Omit<WireOptions, 'baudRate'> } = {},
+    cabinet: description = defaultCabinet(options.boards, options.hookBitMeansClosed),
+  }: {
+    /** 'shared': the timings the kiosk and lockctl use (BUS_TIMINGS). */
+    replyTimeoutMs?: number | 'shared';
+    line?: Omit<WireOptions, 'baudRate'>;
+    cabinet?: Cabinet;
+  } = {},
 ): Promise<WiredCabinet> {
   const cabinet = new SimulatedCabinet(options);
   const unlocksOnWire: number[] = [];
@@ -80,8 +87,8 @@ export async function wiredCabinet(
   }
   const board = await LockBoard.connect({
     transport,
-    cabinet: defaultCabinet(options.boards),
-    replyTimeoutMs,
+    cabinet: description,
+    ...(replyTimeoutMs === 'shared' ? {} : { replyTimeoutMs }),
   });
   afterThisTest(() => board.close());
   return { cabinet, board, unlocksOnWire, pty, gateway };

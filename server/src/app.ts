@@ -7,9 +7,10 @@ import { refuseUnstorablePaths } from './http/paths';
 import { requestLog } from './http/requestLog';
 import { merchantRouter } from './merchant/router';
 import { openApiRouter } from './openapi/router';
+import { opsRouter } from './opsApi/router';
 import { terminalRouter } from './terminal/router';
 
-/** The HTTP application: both interfaces behind one chain of cross-cutting middleware. */
+/** The HTTP application: every interface behind one chain of cross-cutting middleware. */
 export function createApp(services: Services): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true;
@@ -20,6 +21,7 @@ export function createApp(services: Services): Koa {
   app.use(refuseUnstorablePaths);
   app.use(terminalRouter(services).routes());
   app.use(merchantRouter(services).routes());
+  app.use(opsRouter(services).routes());
   app.use(openApiRouter().routes());
   return app;
 }

@@ -33,6 +33,25 @@ export interface ServerConfig {
   linkPingSeconds: number;
   /** A door seen open this long with no door session at it raises an alert. */
   doorLeftOpenSeconds: number;
+  /** Operator sessions end after this long without a request... */
+  opsSessionIdleMinutes: number;
+  /** ...and this long after sign-in, whatever. */
+  opsSessionAbsoluteHours: number;
+  /** The session cookie's `Secure` flag (and `__Host-` name); on by default in production. */
+  opsCookieSecure: boolean;
+  /** Origins allowed to send unsafe requests to /ops/v1; empty: the request's own host. */
+  opsAllowedOrigins: string[];
+  /** Where the console is served, for the set-up link `operator create` prints. */
+  opsPublicUrl: string;
+  /** Operations webhook (alert events, Standard Webhooks); unset: none is sent. */
+  opsWebhookUrl: string | undefined;
+  opsWebhookSecret: string | undefined;
+  /** Encrypts operators' TOTP secrets; unset: derived from PICKUP_CODE_SECRET. */
+  operatorSecretKey: string | undefined;
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy you run). */
+  trustProxy: boolean;
+  /** The clock of operator sessions and TOTP; not a setting: tests move it. */
+  clock?: () => Date;
 }
 
 export interface TwilioSettings {
@@ -115,8 +134,51 @@ const EnvSchema = z
       .optional(),
     LINK_PING_SECONDS: whole(1, 3600).default(25),
     DOOR_LEFT_OPEN_SECONDS: whole(1, 86_400).default(300),
+    OPS_SESSION_IDLE_MINUTES: whole(1, 24 * 60).default(30),
+    OPS_SESSION_ABSOLUTE_HOURS: whole(1, 24 * 7).default(12),
+    OPS_COOKIE_SECURE: z.enum(['true', 'false'], 'must be true or false').optional(),
+    OPS_ALLOWED_ORIGINS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim().replace(/\/$/, ''))
+          .filter(Boolean),
+      )
+      .refine(
+        (list) => list.every((o) => /^https?:\/\/[^/\s]+$/.test(o)),
+        'must be comma-separated origins, e.g. https://ops.example.com',
+      ),
+    OPS_PUBLIC_URL: z
+      .string()
+      .trim()
+      .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+      .optional(),
+    OPS_WEBHOOK_URL: z
+      .string()
+      .trim()
+      .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+      .optional(),
+    OPS_WEBHOOK_SECRET: z
+      .string()
+      .trim()
+      .regex(
+        /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/,
+        'must be a Standard Webhooks secret (whsec_ and base64)',
+      )
+      .optional(),
+    OPERATOR_SECRET_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+    TRUST_PROXY: z.enum(['true', 'false'], 'must be true or false').default('false'),
   })
   .superRefine((env, ctx) => {
+    if (env.OPS_WEBHOOK_URL && !env.OPS_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OPS_WEBHOOK_SECRET'],
+        message: 'is required with OPS_WEBHOOK_URL (it signs each delivery)',
+      });
+    }
     if (env.SMS_TRANSPORT === 'twilio') {
       for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
         if (!env[name])
@@ -190,5 +252,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     linkSigningKey: e.LINK_SIGNING_KEY,
     linkPingSeconds: e.LINK_PING_SECONDS,
     doorLeftOpenSeconds: e.DOOR_LEFT_OPEN_SECONDS,
+    opsSessionIdleMinutes: e.OPS_SESSION_IDLE_MINUTES,
+    opsSessionAbsoluteHours: e.OPS_SESSION_ABSOLUTE_HOURS,
+    opsCookieSecure:
+      e.OPS_COOKIE_SECURE === undefined
+        ? e.NODE_ENV === 'production'
+        : e.OPS_COOKIE_SECURE === 'true',
+    opsAllowedOrigins: e.OPS_ALLOWED_ORIGINS,
+    opsPublicUrl: (e.OPS_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    opsWebhookUrl: e.OPS_WEBHOOK_URL,
+    opsWebhookSecret: e.OPS_WEBHOOK_SECRET,
+    operatorSecretKey: e.OPERATOR_SECRET_KEY,
+    trustProxy: e.TRUST_PROXY === 'true',
   };
 }

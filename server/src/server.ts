@@ -26,6 +26,8 @@ import { LinkCommands } from './link/commands';
 import { alertDoorsLeftOpen } from './link/doorStates';
 import { LinkHub } from './link/hub';
 import { linkSigner } from './link/signing';
+import { AlertHub } from './alerts/stream';
+import { opsWebhookChannel, syncOpsWebhookTarget } from './alerts/webhook';
 
 export interface RunningServer {
   url: string;
@@ -72,6 +74,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const { url, sql, embedded } = await openDatabase(config);
   try {
     await migrate(sql);
+    await syncOpsWebhookTarget(sql, config);
   } catch (error) {
     await sql.end({ timeout: 1 });
     await embedded?.stop();
@@ -90,6 +93,15 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     deliverDue(sql, webhookPolicy, logger),
   );
   pollers.push(webhooks);
+  // Only an instance that knows the operations webhook delivers to it.
+  const opsWebhookPolicy = opsWebhookChannel(config);
+  const opsWebhooks = config.opsWebhookUrl
+    ? startPoller('ops-webhooks', 1000, logger, () => deliverDue(sql, opsWebhookPolicy, logger))
+    : undefined;
+  if (opsWebhooks) pollers.push(opsWebhooks);
+  const alertHub = new AlertHub(sql, logger);
+  // Every alert change (on any instance) is announced: the webhook leaves at once.
+  const stopAlertHub = await alertHub.start(() => opsWebhooks?.nudge());
   pollers.push(
     startPoller('liveness', config.sweepIntervalMs, logger, async () => {
       await markSilentTerminalsOffline(sql, logger, config.offlineAfterSeconds);
@@ -142,6 +154,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       else await noteCommittedVersion(sql, authCache, stationId);
     },
     link: { hub: linkHub, commands: linkCommands },
+    alertHub,
   };
   const http = createHttpServer(createApp(services).callback(), logger);
   http.on('upgrade', (req, socket, head) => linkHub.upgrade(req, socket, head));
@@ -156,6 +169,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     await Promise.all(pollers.map((p) => p.stop()));
     await linkHub.close();
     await unlistenOutcomes();
+    await stopAlertHub();
     await unlisten();
     await Promise.all([sql.end({ timeout: 1 }), softSql.end({ timeout: 1 })]);
     await embedded?.stop();
@@ -170,7 +184,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     sql,
     logger,
     deliverNow: async () => {
-      await Promise.all([sms.runNow(), webhooks.runNow()]);
+      await Promise.all([sms.runNow(), webhooks.runNow(), opsWebhooks?.runNow()]);
     },
     link: services.link,
     sweepLink,
@@ -183,6 +197,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       });
       await Promise.all(pollers.map((p) => p.stop()));
       await unlistenOutcomes();
+      await stopAlertHub();
       await unlisten();
       await Promise.all([sql.end({ timeout: 5 }), softSql.end({ timeout: 5 })]);
       await embedded?.stop();

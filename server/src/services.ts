@@ -1,3 +1,4 @@
+import type { AlertHub } from './alerts/stream';
 import type { ServerConfig } from './config';
 import type { Sql } from './db/connect';
 import type { Logger } from './logger';
@@ -27,4 +28,6 @@ export interface Services {
   cabinetChanged: (stationId: string, committedVersion?: string | null) => Promise<void>;
   /** The live link to kiosks: this instance's connections, and commands from any instance. */
   link: { hub: LinkHub; commands: LinkCommands };
+  /** This instance's subscribers to the live alert stream (fed by NOTIFY locker_alert). */
+  alertHub: AlertHub;
 }

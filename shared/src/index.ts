@@ -4,3 +4,4 @@ export * from './terminal';
 export * from './merchant';
 export * from './platform';
 export * from './link';
+export * from './ops';

@@ -39,5 +39,12 @@ export const PROBLEM_CODES = [
   'rate_limited',
   'station_unresolved',
   'internal_error',
+  // The operations interface (/ops/v1).
+  'invalid_credentials',
+  'second_factor_required',
+  'forbidden',
+  'step_up_required',
+  'origin_refused',
+  'conflict',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

@@ -150,6 +150,7 @@ describe.concurrent('README commands, run as printed', () => {
       line
         .replace('--org ID', `--org ${ids.org}`)
         .replace('--id ID', `--id ${ids.terminal}`)
+        .replace('--id ALERT', `--id ${ids.alert}`)
         .replace('--tracking NUMBER', `--tracking ${ids.tracking}`);
     /** The first line through pnpm exactly; the rest through the same entry in-process. */
     let throughPnpm = true;
@@ -279,6 +280,46 @@ describe.concurrent('README commands, run as printed', () => {
           });
         },
       ],
+      [
+        /operator create/,
+        async (l) => {
+          const created = await json(l);
+          expect(created.operator).toMatchObject({ role: 'technician', stations: ['PR01'] });
+          expect(created.setup_link).toMatch(/\/ops\/setup#token=setup_/);
+        },
+      ],
+      [
+        /alert list/,
+        async (l) => {
+          await stack.sql`
+            insert into alerts (kind, station_id, message)
+            values ('door_fault', ${ids.stationId!}, 'door 3 did not open; taken out of service')`;
+          const { alerts } = await json(l);
+          expect(alerts).toContainEqual(
+            expect.objectContaining({ kind: 'door_fault', station_code: 'PR01', status: 'open' }),
+          );
+          ids.alert = alerts.find((a: { station_code: string }) => a.station_code === 'PR01').id;
+        },
+      ],
+      [
+        /alert ack/,
+        async (l) =>
+          void expect(await json(l)).toMatchObject({
+            status: 'acknowledged',
+            acknowledged: { by: expect.stringMatching(/^cli:/), note: 'on my way' },
+          }),
+      ],
+      [
+        /audit list/,
+        async (l) =>
+          void expect((await json(l)).entries).toContainEqual(
+            expect.objectContaining({
+              action: 'door.service_out',
+              target: 'PR01/3',
+              reason: 'hinge bent',
+            }),
+          ),
+      ],
     ];
     for (const line of lines) {
       const matching = expectations.filter(([pattern]) => pattern.test(line));
@@ -295,7 +336,9 @@ describe.concurrent('README commands, run as printed', () => {
     expect(printed(/^pnpm (lint|typecheck)/)).toEqual(['pnpm lint', 'pnpm typecheck']);
     const { scripts } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
     expect(scripts.lint).toBe('eslint . && prettier --check .');
-    expect(scripts.typecheck).toBe('tsc -p tsconfig.json');
+    expect(scripts.typecheck).toBe(
+      'tsc -p tsconfig.json && for p in shared server lock-driver kiosk test; do tsc -p $p/tsconfig.json || exit 1; done',
+    );
     const ci = readFileSync(path.join(REPO_ROOT, '.ci/run'), 'utf8').split('\n');
     expect(ci).toEqual(expect.arrayContaining(['pnpm lint', 'pnpm typecheck']));
   });

@@ -117,7 +117,8 @@ describe('a fresh clone in a private folder of the home directory', () => {
         expect(after, 'printed right after the banner').not.toMatch(/"level":(40|50|60)/);
         const apiKey = /Merchant API key +(sk_\S+)/.exec(text)![1]!;
         const stationId = /Demo station +\S+ \(id ([0-9a-f-]{36})\)/.exec(text)![1]!;
-        return { start, apiKey, stationId };
+        const pin = /Technician PIN +(\d{6}) /.exec(text)?.[1];
+        return { start, apiKey, stationId, pin };
       };
 
       const first = await up();
@@ -154,6 +155,9 @@ describe('a fresh clone in a private folder of the home directory', () => {
           await fetch(`${server}/api/v1/shipments/${booked.id}`, { headers: merchant })
         ).json()) as { status: string };
         expect(shipment.status).toBe('ready_for_pickup');
+        // The banner's technician PIN opens the demo kiosk's service menu.
+        expect(first.pin).toMatch(/^\d{6}$/);
+        expect(await bridge('technicianLogin', [first.pin])).toEqual({ kind: 'granted' });
       } finally {
         await first.start.stop();
       }
@@ -163,12 +167,14 @@ describe('a fresh clone in a private folder of the home directory', () => {
       const second = await up();
       try {
         expect(second.apiKey).toBe(first.apiKey);
+        expect(second.pin).toBe(first.pin);
         const sensors = await bridge('readSensors');
         expect(sensors.doors.find((d: { position: number }) => d.position === door)).toEqual({
           position: door,
           known: true,
           closed: true,
           itemPresent: true,
+          mismatch: null,
         });
       } finally {
         await second.start.stop();

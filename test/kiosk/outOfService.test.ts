@@ -103,6 +103,7 @@ describe('a service that adds fields to every answer', () => {
     expect(await core.verifyCourier(scene.courier.number)).toEqual({
       kind: 'verified',
       courierName: scene.courier.name,
+      toTakeOut: 0,
     });
     // Every call carried a correlation id.
     expect(proxy.seen.every((s) => s.correlationId)).toBe(true);

@@ -9,6 +9,7 @@ import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixt
 import {
   LANGUAGES,
   ORIENTATIONS,
+  checkDone,
   checkDoorNumber,
   checkScreen,
   type Orientation,
@@ -59,6 +60,14 @@ describe.each(Object.keys(ORIENTATIONS) as Orientation[])('courier take-out, %s'
         await typeOnKeypad(page, k.scene.courier.number);
         await page.locator('.key-primary').click();
         await page.locator('[data-screen="courier-ready"]').waitFor();
+        // At sign-in: the courier by first name only, and what waits to be taken out.
+        await page
+          .getByRole('heading', { name: fill(t.courier.hello, { name: 'Arben' }), exact: true })
+          .waitFor();
+        expect(await page.getByText('Krasniqi').count()).toBe(0);
+        await page.getByText(fill(t.courier.toTakeOut, { count: 3 }), { exact: true }).waitFor();
+        await checkScreen(page, `${shot}-courier-ready`);
+        await page.screenshot({ path: path.join(SHOTS, `${shot}-courier-ready.png`) });
         await page.getByRole('button', { name: t.courier.collect }).click();
 
         // Door after door: its parcel's tracking number, "n of 3", the door huge on the map.
@@ -89,6 +98,7 @@ describe.each(Object.keys(ORIENTATIONS) as Orientation[])('courier take-out, %s'
         await page.getByText(fill(t.courier.collectStopped, { count: 1 })).waitFor();
         await page.locator('.countdown').waitFor();
         await checkScreen(page, `${shot}-stopped`);
+        await checkDone(page, `${shot}-stopped`);
         await page.screenshot({ path: path.join(SHOTS, `${shot}-stopped.png`) });
 
         // The two taken reached the service through the queue; the third stays, shut.
@@ -105,6 +115,8 @@ describe.each(Object.keys(ORIENTATIONS) as Orientation[])('courier take-out, %s'
           status: 'ended',
           ended: 'stopped',
         });
+        // "Done" in words nobody misreads (Albanian: not "Gati", which also means "ready").
+        expect(t.done).not.toBe('Gati');
         await page.getByRole('button', { name: t.done }).click();
         await page.locator('[data-screen="home"]').waitFor();
       } finally {

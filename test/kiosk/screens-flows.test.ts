@@ -1,17 +1,27 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashTechnicianPin } from '@locker/kiosk';
+import { hashTechnicianPin, texts } from '@locker/kiosk';
+import { REPO_ROOT, admin, type RunningServer } from '@locker/server';
 import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
-import { checkControls, checkScreen } from './screenChecks';
+import { restart } from './restart';
+import { LANGUAGES, ORIENTATIONS, checkControls, checkScreen } from './screenChecks';
 
 const PIN = '482913';
+const SHOTS = path.join(REPO_ROOT, 'test-results/screens');
 const PORTRAIT = { width: 1080, height: 1920 };
 
 let browser: Browser;
 let k: KioskScene;
 beforeAll(async () => {
   browser = await launchBrowser();
-  k = await kioskScene('1:S,2:S,3:M', {}, { technicianPinHash: hashTechnicianPin(PIN) });
+  // Two boards, 32 doors: more rows than the maintenance view shows at once.
+  k = await kioskScene(
+    Array.from({ length: 32 }, (_, i) => `${i + 1}:${i % 4 === 3 ? 'M' : 'S'}`).join(','),
+    {},
+    { technicianPinHash: hashTechnicianPin(PIN), lock: { kind: 'simulator', boards: 2 } },
+  );
 });
 afterAll(async () => {
   await k.stop();
@@ -28,6 +38,38 @@ async function openPage(scene: KioskScene, { clock = false } = {}): Promise<Page
 }
 
 const ok = (page: Page) => page.locator('.key-primary');
+
+/**
+ * The maintenance table is not clipped to a few rows: its region shows at least 12 whole
+ * rows, a keyboard reaches it by Tab, and End scrolls it to the last door.
+ */
+async function checkMaintenanceTable(page: Page, screen: string): Promise<void> {
+  const region = page.getByRole('region', { name: 'Door sensors' });
+  const rows = page.locator('.sensors tbody tr');
+  const wholeRows = () =>
+    page.evaluate(() => {
+      const frame = document.querySelector('.maintenance-scroll')!.getBoundingClientRect();
+      return [...document.querySelectorAll('.sensors tbody tr')]
+        .map((row) => row.getBoundingClientRect())
+        .filter((r) => r.top >= frame.top - 1 && r.bottom <= frame.bottom + 1).length;
+    });
+  await rows.nth(31).waitFor();
+  expect(await wholeRows(), `${screen}: rows shown at once`).toBeGreaterThanOrEqual(12);
+  await page.locator('body').focus();
+  for (let i = 0; i < 20 && !(await region.evaluate((e) => e === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
+  expect(await region.evaluate((e) => e === document.activeElement), `${screen}: Tab`).toBe(true);
+  await page.keyboard.press('End');
+  await expect
+    .poll(() =>
+      rows.nth(31).evaluate((row) => {
+        const frame = row.closest('.maintenance-scroll')!.getBoundingClientRect();
+        return row.getBoundingClientRect().bottom <= frame.bottom + 1;
+      }),
+    )
+    .toBe(true);
+  await page.keyboard.press('Home');
+}
 const shown = (page: Page) => page.locator('.keypad-display').getAttribute('data-value');
 
 describe('screen flows', () => {
@@ -95,8 +137,7 @@ describe('screen flows', () => {
   it('the service menu refuses a wrong PIN and opens the maintenance view for the right one', async () => {
     const page = await openPage(k);
     try {
-      await page.getByRole('button', { name: 'Help' }).click();
-      await page.getByRole('button', { name: 'Service menu' }).click();
+      await page.keyboard.press('Control+Alt+KeyS');
       await page.locator('[data-screen="service-pin"]').waitFor();
       await typeOnKeypad(page, '000000');
       // The PIN is never shown, only dots.
@@ -112,6 +153,158 @@ describe('screen flows', () => {
       await page.locator('[data-screen="home"]').waitFor();
     } finally {
       await page.close();
+    }
+  });
+
+  it('the maintenance view shows every door, reachable by keyboard, in both orientations', async () => {
+    const page = await openPage(k);
+    try {
+      await page.keyboard.press('Control+Alt+KeyS');
+      await typeOnKeypad(page, PIN);
+      await ok(page).click();
+      await page.getByRole('heading', { name: 'Maintenance' }).waitFor();
+      await checkMaintenanceTable(page, 'maintenance-portrait');
+      await checkScreen(page, 'maintenance-portrait');
+      await page.setViewportSize({ width: 1920, height: 1080 });
+      await checkMaintenanceTable(page, 'maintenance-landscape');
+      await checkScreen(page, 'maintenance-landscape');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('staff entry is invisible to customers: no button in help, a 3 s hold on the corner', async () => {
+    const page = await openPage(k, { clock: true });
+    const corner = page.getByTestId('staff-corner');
+    const hold = async (ms: number) => {
+      const box = (await corner.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.clock.fastForward(ms);
+    };
+    try {
+      // Nothing a customer can see, hear or tab to.
+      await page.getByRole('button', { name: 'Help' }).click();
+      await page.locator('[data-screen="help"]').waitFor();
+      expect(await page.getByRole('button', { name: /service/i }).count()).toBe(0);
+      expect(await corner.getAttribute('aria-hidden')).toBe('true');
+      expect(await corner.evaluate((e) => e.tabIndex)).toBe(-1);
+      expect(await corner.evaluate((e) => e.textContent)).toBe('');
+      await page.getByRole('button', { name: 'Back' }).click();
+
+      // A touch that lets go early, or slides off the corner, opens nothing.
+      await hold(2_500);
+      await page.mouse.up();
+      await page.clock.fastForward(1_000);
+      await hold(2_000);
+      await page.mouse.move(400, 400);
+      await page.clock.fastForward(2_000);
+      await page.mouse.up();
+      expect(await page.locator('[data-screen="home"]').count()).toBe(1);
+      // Held for 3 s: the PIN pad, from a customer's half-typed code too.
+      await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+      await typeOnKeypad(page, '12');
+      await hold(2_900);
+      expect(await page.locator('[data-screen="pickup"]').count()).toBe(1);
+      await page.clock.fastForward(200);
+      await page.locator('[data-screen="service-pin"]').waitFor();
+      await page.mouse.up();
+      expect(await page.locator('.keypad-display').textContent()).toBe('\u00a0');
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.locator('[data-screen="home"]').waitFor();
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a technician reaches the service menu while the locker is out of service', async () => {
+    const page = await openPage(k);
+    try {
+      await admin.setTerminalStatus(k.stack.sql, k.scene.terminal.id, 'disabled');
+      await page.locator('[data-screen="out-of-service"]').waitFor();
+      await page.getByText('switched off by the operator').waitFor();
+      // A finger on the corner, held (the real clock): the PIN pad comes after 3 s.
+      const box = (await page.getByTestId('staff-corner').boundingBox())!;
+      await page.mouse.move(box.x + 10, box.y + 10);
+      await page.mouse.down();
+      await page.locator('[data-screen="service-pin"]').waitFor();
+      await page.mouse.up();
+      await typeOnKeypad(page, PIN);
+      await ok(page).click();
+      await page.getByRole('heading', { name: 'Maintenance' }).waitFor();
+      await page.locator('.sensors').waitFor();
+      await checkScreen(page, 'maintenance-out-of-service');
+      await page.getByRole('button', { name: 'Leave the service menu' }).click();
+      // Still out of service: the calm screen again, not the tasks.
+      await page.locator('[data-screen="out-of-service"]').waitFor();
+    } finally {
+      await admin.setTerminalStatus(k.stack.sql, k.scene.terminal.id, 'online');
+      await page.close();
+    }
+    await expect.poll(async () => (await k.core.getState()).condition).toBe('ok');
+  });
+});
+
+describe('a customer typing when the service drops', () => {
+  // No heartbeat in the test's time: the customer's own OK is the first call to fail.
+  let quiet: KioskScene;
+  beforeAll(async () => {
+    quiet = await kioskScene(
+      '1:S,2:S',
+      {},
+      { heartbeatIntervalSeconds: 60, cabinetPollSeconds: 60 },
+    );
+  });
+  afterAll(() => quiet.stop());
+
+  it('is told the locker is out of service (not "try again") with OK off, and it clears itself', async () => {
+    const page = await openPage(quiet);
+    let revived: RunningServer | undefined;
+    try {
+      await page.getByRole('button', { name: 'Pick up a parcel' }).click();
+      await typeOnKeypad(page, '12345678');
+      await quiet.stack.server.close();
+      await ok(page).click();
+      const message = page.locator('.message');
+      await message
+        .getByText('The locker cannot reach the parcel service right now.', { exact: false })
+        .waitFor();
+      expect(await message.textContent()).toBe(
+        'This locker is out of service. The locker cannot reach the parcel service right now. Your parcels are safe inside. Please come back later or call support.',
+      );
+      expect(await page.getByText('try again in a moment', { exact: false }).count()).toBe(0);
+      expect(await ok(page).isDisabled()).toBe(true);
+      expect(await shown(page)).toBe('12345678');
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SHOTS, 'portrait-en-pickup-out-of-service.png') });
+      // The same truth in every language, within the screen in both orientations.
+      for (const [orientation, viewport] of Object.entries(ORIENTATIONS)) {
+        await page.setViewportSize(viewport);
+        for (const language of LANGUAGES) {
+          const t = texts[language];
+          await page.locator(`.languages button[lang="${language}"]`).click();
+          await expect
+            .poll(() => message.textContent())
+            .toBe(
+              `${t.outOfService.title}. ${t.outOfService.service_unreachable} ${t.outOfService.safe}`,
+            );
+          await checkScreen(page, `pickup-out-of-service-${orientation}-${language}`);
+        }
+      }
+      await page.locator('.languages button[lang="en"]').click();
+      // Typing on is no use meanwhile, but harmless: the code stays to be sent later.
+      await page.locator('.key-delete').click();
+      await typeOnKeypad(page, '8');
+      expect(await ok(page).isDisabled()).toBe(true);
+
+      // The service is back: the kiosk finds out by itself, the screen clears, OK is back.
+      revived = await restart(quiet.stack.url, quiet.stack.databaseUrl);
+      await message.waitFor({ state: 'detached', timeout: 30_000 });
+      expect(await ok(page).isEnabled()).toBe(true);
+      expect(await shown(page)).toBe('12345678');
+    } finally {
+      await page.close();
+      await revived?.close();
     }
   });
 });

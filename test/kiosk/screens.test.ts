@@ -2,25 +2,32 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hashTechnicianPin, texts } from '@locker/kiosk';
 import { REPO_ROOT } from '@locker/server';
 import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
 import {
   LANGUAGES,
   ORIENTATIONS,
   checkControls,
+  checkDone,
   checkDoorNumber,
   checkScreen,
   type Orientation,
 } from './screenChecks';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results/screens');
+const PIN = '482913';
 
 let browser: Browser;
 let k: KioskScene;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser();
-  k = await kioskScene('1:S,2:S,3:S,4:S,5:M,6:M,7:L,8:XL,9:S,10:S,11:M,12:L');
+  k = await kioskScene(
+    '1:S,2:S,3:S,4:S,5:M,6:M,7:L,8:XL,9:S,10:S,11:M,12:L',
+    {},
+    { technicianPinHash: hashTechnicianPin(PIN) },
+  );
 });
 afterAll(async () => {
   await k.stop();
@@ -89,8 +96,11 @@ describe.each(Object.keys(ORIENTATIONS) as Orientation[])('%s screen', (orientat
         await checkDoorNumber(page, shot('pickup-door-open'));
         k.cabinet.closeDoor(door, false);
         await page.locator('.door-closed_ok').waitFor();
+        await page.getByRole('heading', { name: texts[language].final.title }).waitFor();
+        await page.getByRole('button', { name: texts[language].done }).waitFor();
         await page.locator('.countdown').waitFor();
         await see(page, shot('pickup-done'), 'pickup-door');
+        await checkDone(page, shot('pickup-done'));
         await page.locator('.screen-actions .primary').click();
         await screenIs(page, 'home');
 
@@ -116,9 +126,32 @@ describe.each(Object.keys(ORIENTATIONS) as Orientation[])('%s screen', (orientat
         await screenIs(page, 'help-topic');
         await see(page, shot('help-door-not-open'), 'help-topic');
         await page.locator('.back').click();
-        await page.locator('.service-entry').click();
+        await screenIs(page, 'help');
+        // Staff entry is no button of the customer's help: a technician's chord (or corner).
+        await page.keyboard.press('Control+Alt+KeyS');
         await screenIs(page, 'service-pin');
         await see(page, shot('service-pin'), 'service-pin');
+        await typeOnKeypad(page, PIN);
+        await ok.click();
+        await screenIs(page, 'maintenance');
+        await page.locator('.sensors tbody tr').nth(11).waitFor();
+        await see(page, shot('maintenance'), 'maintenance');
+        await page.locator('.back').click();
+        await screenIs(page, 'home');
+
+        // Out of service: one calm screen; in landscape the support contact takes the
+        // other half. It clears itself when the controller answers again.
+        k.cabinet.setResponsive(0, false);
+        await screenIs(page, 'out-of-service');
+        await page.locator('.qr').waitFor();
+        await see(page, shot('out-of-service'), 'out-of-service');
+        const qr = (await page.locator('.qr').boundingBox())!;
+        const { width } = ORIENTATIONS[orientation];
+        if (orientation === 'landscape')
+          expect(qr.x, 'QR code in the right half').toBeGreaterThan(width / 2);
+        expect(qr.width, 'QR code size').toBeGreaterThanOrEqual(300);
+        k.cabinet.setResponsive(0, true);
+        await screenIs(page, 'home');
       } finally {
         await page.close();
       }

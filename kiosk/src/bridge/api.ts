@@ -31,7 +31,14 @@ export type PickupResult = DoorOpened | DoorUnknown | Refusal;
 export type DepositResult = DoorOpened | DoorUnknown | Refusal;
 export type ReturnResult = DoorOpened | DoorUnknown | Refusal;
 export type VerifyResult =
-  { kind: 'verified'; courierName: string } | { kind: 'unknown' } | Refusal;
+  | {
+      kind: 'verified';
+      courierName: string;
+      /** Returns and expired parcels here for this courier to take out; null: not known. */
+      toTakeOut: number | null;
+    }
+  | { kind: 'unknown' }
+  | Refusal;
 /** `id`: the collection's, as `state.collection` carries it. */
 export type CollectResult = { kind: 'collecting'; count: number; id: number } | Refusal;
 /** Stopping finishes the door that is open (it is never left open) and opens no other. */

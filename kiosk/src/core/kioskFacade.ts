@@ -85,9 +85,15 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     return this.guarded('verifyCourier', async () => {
       const answer = await link.serve(() => link.client.verifyCourier(courierNo));
       if (!answer.ok) return refusalOf(answer);
-      return answer.value.ok && answer.value.courierName !== null
-        ? { kind: 'verified' as const, courierName: answer.value.courierName }
-        : { kind: 'unknown' as const };
+      if (!answer.value.ok || answer.value.courierName === null)
+        return { kind: 'unknown' as const };
+      // Shown at sign-in ("Parcels to take out: N"); the sign-in stands without it.
+      const waiting = await link.serve(() => link.client.courierReturns(courierNo));
+      return {
+        kind: 'verified' as const,
+        courierName: answer.value.courierName,
+        toTakeOut: waiting.ok ? waiting.value.parcels.length : null,
+      };
     });
   }
 

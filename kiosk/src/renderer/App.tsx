@@ -5,6 +5,7 @@ import { kiosk, subscribe } from './bridge';
 import type { Language } from './i18n';
 import { OptionsProvider, useOptions } from './options';
 import { IdleWarning } from './parts/IdleWarning';
+import { StaffEntry } from './parts/StaffEntry';
 import { useIdle } from './parts/useIdle';
 import { CourierScreen } from './screens/CourierScreen';
 import { HelpScreen } from './screens/HelpScreen';
@@ -66,6 +67,12 @@ function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => vo
     setRoute('home');
     setVisit((v) => v + 1);
   }, []);
+  // A technician, from any screen, out of service too: whoever was there has left.
+  const openService = useCallback(() => {
+    closeHelp();
+    setRoute('service');
+    setVisit((v) => v + 1);
+  }, [closeHelp]);
   const { left, warning } = useIdle(
     state.config?.idle_timeout_seconds ?? 60,
     doorIsOpen(state),
@@ -108,17 +115,7 @@ function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => vo
             {route === 'courier' && <CourierScreen {...props} />}
             {route === 'service' && <ServiceMenu {...props} />}
           </div>
-          {helpOpen && (
-            <HelpScreen
-              phone={phone}
-              door={visitDoor}
-              close={closeHelp}
-              openService={() => {
-                closeHelp();
-                setRoute('service');
-              }}
-            />
-          )}
+          {helpOpen && <HelpScreen phone={phone} door={visitDoor} close={closeHelp} />}
         </>
       )}
       {warning && route !== 'home' && <IdleWarning seconds={left} />}
@@ -127,6 +124,7 @@ function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => vo
           {t(`remote.${state.remoteOpen.by}`, { door: state.remoteOpen.session.door })}
         </p>
       )}
+      <StaffEntry open={openService} />
     </div>
   );
 }

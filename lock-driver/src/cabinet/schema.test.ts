@@ -79,4 +79,25 @@ describe('the cabinet file', () => {
     expect(() => loadCabinetFile(file)).toThrow(/is not valid JSON/);
     expect(() => loadCabinetFile(path.join(dir, 'none.json'))).toThrow(/not found/);
   });
+
+  it('keeps each board’s commissioned settings, optional so older files still load', () => {
+    expect(issues({ boards: [0] })).toEqual([]);
+    const file = {
+      boards: [0, 1],
+      boardSettings: {
+        0: { software: 1, hardware: 1, unlockTimeMs: 550, unlockDelayS: 0, baud: 19200 },
+        1: { software: 4 },
+      },
+      commissionedAt: '2025-01-01T00:00:00.000Z',
+    };
+    expect(issues(file)).toEqual([]);
+    expect(CabinetSchema.parse(file).boardSettings?.['0']).toEqual(file.boardSettings[0]);
+    expect(
+      issues({ boards: [0], boardSettings: { 3: {}, 0: { baud: 300, unlockDelayS: 251 } } }),
+    ).toEqual([
+      'boardSettings.0.unlockDelayS: Too big: expected number to be <=250',
+      'boardSettings.0.baud: one of 9600, 19200, 57600, 115200',
+      'boardSettings.3: board 3 is not in "boards"',
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOCKS_PER_BOARD, MAX_BOARD } from '../protocol/frame';
+import { BAUD_RATES, LOCKS_PER_BOARD, MAX_BOARD } from '../protocol/frame';
 
 /**
  * The cabinet file: one description of a cabinet's wiring that the kiosk and `lockctl`
@@ -23,6 +23,30 @@ const LockAddressSchema = z.strictObject({
 });
 
 const PositionKey = z.string().regex(/^[1-9][0-9]{0,3}$/, 'a door position: a whole number from 1');
+const BoardKey = z.string().regex(/^[0-9]$/, 'a board number, 0 to 9');
+
+/**
+ * A board's settings as commissioning (`lockctl map`) found and left them: what the kiosk
+ * compares at boot to notice a board swapped or reset to factory. Every field optional,
+ * so a file written before these existed, or by hand, still loads.
+ */
+const BoardSettingsSchema = z.strictObject({
+  /** From the vendor's version query (F5 B6). */
+  software: z.number().int().min(0).max(255).optional(),
+  hardware: z.number().int().min(0).max(255).optional(),
+  /** Unlock pulse (0x37), ms. */
+  unlockTimeMs: z.number().int().min(0).max(60_000).optional(),
+  /** Delayed unlock (0x39) left set, s; commissioning clears it (0). */
+  unlockDelayS: z.number().int().min(0).max(250).optional(),
+  /** The serial rate the board answered at (absent over a TCP gateway, whose rate is its own). */
+  baud: z
+    .number()
+    .int()
+    .refine((b) => (BAUD_RATES as number[]).includes(b), 'one of 9600, 19200, 57600, 115200')
+    .optional(),
+});
+
+export type BoardSettingsRecord = z.infer<typeof BoardSettingsSchema>;
 
 const CabinetFileSchema = z.strictObject({
   /** Board numbers on the bus (0-9), each once. */
@@ -40,6 +64,10 @@ const CabinetFileSchema = z.strictObject({
       columns: z.array(z.array(z.number().int().positive()).min(1)).min(1),
     })
     .optional(),
+  /** Each board's settings as commissioned, by board number; see BoardSettingsSchema. */
+  boardSettings: z.record(BoardKey, BoardSettingsSchema).optional(),
+  /** When `lockctl map` wrote the file (ISO 8601). */
+  commissionedAt: z.string().optional(),
 });
 
 export interface LockAddress {
@@ -86,6 +114,13 @@ export const CabinetSchema = CabinetFileSchema.superRefine((file, ctx) => {
         message: `board ${address.board} is not in "boards"`,
       });
   }
+  for (const key of Object.keys(file.boardSettings ?? {}))
+    if (!seenBoards.has(Number(key)))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['boardSettings', key],
+        message: `board ${key} is not in "boards"`,
+      });
   // Two positions on one lock: each would open the other's door.
   const owner = new Map<string, number>();
   for (const [position, { board, lock }] of doorMap(file.boards, file.positionOverrides)) {

@@ -1,6 +1,7 @@
 import { io } from './io';
 import type { FrameLogger } from '../bus';
 import { withBoard } from './connect';
+import { LockDriverError } from '../errors';
 import type { Output } from './commands';
 import { RANGES, int, type Values } from './options';
 
@@ -26,17 +27,36 @@ export async function monitor(v: Values): Promise<Output> {
         note: why === 'noise' ? 'noise (not a frame)' : 'BAD CHECKSUM (frame dropped)',
       }),
   };
+  // A technician wiggling a connector: an adapter unplugged or a gateway gone once the
+  // monitor runs is waited for, and it resumes when it is back. One not there at the start
+  // is a sentence and exit 1, as for every other command: a mistyped port waits for nothing.
+  const reconnect = {
+    waitForPort: false,
+    log: (_level: 'info' | 'warn', message: string) => io().stderr.write(`${message}\n`),
+  };
   await withBoard(
     v,
     async (board) => {
+      let away = false;
       for (;;) {
-        const reading = await board.readDoors();
-        for (const b of reading.boards.filter((x) => !x.reachable))
-          io().stderr.write(`board ${b.board} did not answer\n`);
+        try {
+          const reading = await board.readDoors();
+          if (away) io().stderr.write('the line is back: monitoring again\n');
+          away = false;
+          for (const b of reading.boards.filter((x) => !x.reachable))
+            io().stderr.write(`board ${b.board} did not answer\n`);
+        } catch (error) {
+          if (!(error instanceof LockDriverError && error.code === 'DISCONNECTED')) throw error;
+          if (!away)
+            io().stderr.write(
+              `${error.message}: waiting for the adapter or gateway to come back (Ctrl-C to stop)\n`,
+            );
+          away = true;
+        }
         await new Promise((r) => setTimeout(r, interval));
       }
     },
-    { logger },
+    { logger, reconnect },
   );
   return { ok: true, json: null, text: '' };
 }

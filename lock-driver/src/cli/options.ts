@@ -1,5 +1,5 @@
 import { BAUD_RATES } from '../protocol/frame';
-import { MAX_UNLOCK_TIME_MS } from '../boardSettings';
+import { MAX_UNLOCK_DELAY_S, MAX_UNLOCK_TIME_MS } from '../boardSettings';
 
 /** A mistake in how lockctl was called: one line, exit code 2. */
 export class UsageError extends Error {}
@@ -23,6 +23,14 @@ export const OPTIONS = {
   'drop-after-unlock': { type: 'string' },
   'dead-board': { type: 'string', multiple: true },
   jam: { type: 'string', multiple: true },
+  propped: { type: 'string', multiple: true },
+  item: { type: 'string', multiple: true },
+  'unlock-delay': { type: 'string' },
+  'power-cut-after-pulse': { type: 'string' },
+  'byte-gap': { type: 'string' },
+  'board-baud': { type: 'string' },
+  'doors-wired': { type: 'string' },
+  force: { type: 'boolean' },
   noise: { type: 'boolean' },
   'state-file': { type: 'string' },
   json: { type: 'boolean' },
@@ -43,7 +51,9 @@ export const COMMAND_OPTIONS: Record<string, string[]> = {
   status: [...CONNECTION, ...CABINET],
   open: [...CONNECTION, ...CABINET, 'position', 'wait'],
   cycle: [...CONNECTION, ...CABINET, 'wait'],
-  'unlock-time': [...CONNECTION, 'board', 'set'],
+  'unlock-time': [...CONNECTION, 'board', 'set', 'force'],
+  'unlock-delay': [...CONNECTION, 'board', 'set'],
+  baud: [...CONNECTION, 'board', 'set'],
   firmware: [...CONNECTION, ...CABINET, 'board'],
   monitor: [...CONNECTION, ...CABINET, 'interval'],
   map: [...CONNECTION, 'cabinet', 'boards', 'inverted-hook', 'columns'],
@@ -56,6 +66,13 @@ export const COMMAND_OPTIONS: Record<string, string[]> = {
     'drop-after-unlock',
     'dead-board',
     'jam',
+    'propped',
+    'item',
+    'unlock-delay',
+    'power-cut-after-pulse',
+    'byte-gap',
+    'board-baud',
+    'doors-wired',
     'noise',
     'state-file',
   ],
@@ -105,15 +122,16 @@ export const RANGES = {
   waitSeconds: [1, 3600] as [number, number],
   intervalMs: [20, 60_000] as [number, number],
   unlockMs: [0, MAX_UNLOCK_TIME_MS] as [number, number],
+  unlockDelayS: [0, MAX_UNLOCK_DELAY_S] as [number, number],
 };
 
-export function baud(v: Values, fallback = 19200): number {
-  const raw = str(v, 'baud');
+export function baud(v: Values, fallback = 19200, name = 'baud'): number {
+  const raw = str(v, name);
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!(BAUD_RATES as number[]).includes(n))
     throw new UsageError(
-      `--baud must be one the board can be set to: ${BAUD_RATES.join(', ')}, not "${raw}"`,
+      `--${name} must be one the board can be set to: ${BAUD_RATES.join(', ')}, not "${raw}"`,
     );
   return n;
 }
@@ -136,11 +154,13 @@ export function checkValues(command: string, v: Values): void {
     position: RANGES.position,
     wait: RANGES.waitSeconds,
     interval: RANGES.intervalMs,
-    set: RANGES.unlockMs,
     columns: [1, 40],
+    ...(command === 'unlock-time' ? { set: RANGES.unlockMs } : {}),
+    ...(command === 'unlock-delay' ? { set: RANGES.unlockDelayS } : {}),
   };
   for (const [name, range] of Object.entries(ranges))
     if (v[name] !== undefined) int(v, name, range);
+  if (command === 'baud' && v.set !== undefined) baud(v, 19200, 'set');
   if (command !== 'simulate') {
     if (v.baud !== undefined) baud(v);
     const tcp = str(v, 'tcp');

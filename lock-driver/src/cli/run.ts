@@ -9,24 +9,34 @@ import { simulate } from './simulate';
 
 const USAGE = `lockctl: field diagnostics for Kerong KR-CU16 door-controller boards
 
-  lockctl ports                               serial ports on this machine
+  lockctl ports                               serial ports on this machine (by-id paths)
   lockctl probe    --port P                   which baud rate the boards answer at
   lockctl scan     CONNECTION                 which boards (0-9) answer
   lockctl status   CONNECTION [CABINET]       every door: closed/open, item present
   lockctl open     CONNECTION [CABINET] --position N [--wait SECONDS]
   lockctl cycle    CONNECTION [CABINET] [--wait SECONDS]   open every door in turn,
                                               wait for it to be shut, list failures
-  lockctl map      CONNECTION --cabinet FILE [--boards N] [--columns 8]
+  lockctl map      CONNECTION --cabinet FILE [--boards N] [--inverted-hook] [--columns 8]
                                               commissioning: open each lock, say which
-                                              door opened, write the cabinet file
-  lockctl unlock-time CONNECTION --board B [--set MS]      pulse length, 0-60000 ms
-  lockctl firmware CONNECTION [--board B]     firmware version of each board
-  lockctl monitor  CONNECTION [CABINET] [--interval MS]    every byte on the line
+                                              door opened (Enter: none), check every
+                                              door reads shut, write the cabinet file
+                                              with each board's settings; resumes
+  lockctl unlock-time CONNECTION --board B [--set MS [--force]]
+                                              pulse length, 0-60000 ms (under 200 ms
+                                              only with --force; under 800 ms warned)
+  lockctl unlock-delay CONNECTION --board B --set SECONDS   delayed unlock, 0-250 s
+                                              (0 clears it; 0x39)
+  lockctl baud     CONNECTION --board B --set RATE   the board's rate (0x40)
+  lockctl firmware CONNECTION [--board B]     software and hardware version (F5 B6)
+  lockctl monitor  CONNECTION [CABINET] [--interval MS]    every byte on the line;
+                                              waits out an unplug and resumes
   lockctl simulate [--boards N] [--tcp PORT] [--auto-close MS] [--state-file F]
                    [--drop-after-unlock N] [--dead-board B] [--jam POS] [--noise]
-                                              a simulated cabinet to practise on
+                   [--inverted-hook] [--propped POS] [--item POS] [--unlock-delay S]
+                   [--power-cut-after-pulse MS] [--byte-gap MS] [--board-baud RATE]
+                   [--doors-wired N]          a simulated cabinet to practise on
 
-CONNECTION: --port /dev/ttyUSB0 [--baud 19200] | --tcp HOST:PORT
+CONNECTION: --port /dev/serial/by-id/… [--baud 19200] | --tcp HOST:PORT
 CABINET:    --cabinet FILE (the kiosk's cabinet file) | --boards N [--inverted-hook]
             (neither: the boards that answer, default wiring)
 Options: --json (one JSON document on stdout, failures too), --verbose (bytes behind errors)

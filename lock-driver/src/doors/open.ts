@@ -23,6 +23,14 @@ export interface OpenTimings {
 }
 
 /**
+ * Unanswered reads in a row after the pulse that mean the board went away rather than a
+ * reply was lost. A board whose supply sags when the solenoid pulls (a brown-out) resets,
+ * loses the pulse and is silent for a while: the door then reads shut through no fault of
+ * its lock, so such a window gives `unknown`, never `did_not_open`.
+ */
+export const SILENT_READS_AFTER_PULSE = 2;
+
+/**
  * One pulse, a known outcome. The door is read first (an open door gets no pulse); the
  * unlock goes out once; after the board's turnaround the door is polled, and a lost or
  * corrupt reply is just another poll: once the pulse went out this never throws, since
@@ -34,15 +42,20 @@ export async function openDoor(
   timings: OpenTimings,
 ): Promise<OpenResult> {
   const started = performance.now();
-  const result = (outcome: OpenResult['outcome'], pulses: 0 | 1, seen: number | null) => ({
+  let before: DoorReading | undefined;
+  const result = (
+    outcome: OpenResult['outcome'],
+    pulses: 0 | 1,
+    seen: number | null,
+  ): OpenResult => ({
     position,
     outcome,
     pulses,
     elapsedMs: performance.now() - started,
     seenOpenAfterMs: seen,
+    before: before?.known ? { closed: before.closed, itemPresent: before.itemPresent } : null,
   });
 
-  let before: DoorReading | undefined;
   for (let i = 0; i < timings.attempts && !before?.known; i++)
     before = await port.read(position, true);
   if (!before?.known) return result('unknown', 0, null);
@@ -54,16 +67,22 @@ export async function openDoor(
   const pulsedAt = await port.pulse(position);
   await sleep(timings.turnaroundMs);
   let silentAfterDeadline = 0;
+  let silentInARow = 0;
+  /** The board was heard through the window: no run of SILENT_READS_AFTER_PULSE misses. */
+  let heardThroughout = true;
   for (;;) {
     // Disconnected after the pulse, or any other failure: keep trying until time is up.
     const reading = await port.read(position, true).catch(() => undefined);
     const now = performance.now();
     const late = now - pulsedAt >= timings.openTimeoutMs;
     if (reading?.known) {
+      silentInARow = 0;
       if (!reading.closed) return result('opened', 1, now - pulsedAt);
-      if (late) return result('did_not_open', 1, null);
-    } else if (late && ++silentAfterDeadline >= timings.attempts) {
-      return result('unknown', 1, null);
+      // Shut, after a window the board was silent in: it may have lost the pulse.
+      if (late) return result(heardThroughout ? 'did_not_open' : 'unknown', 1, null);
+    } else {
+      if (++silentInARow >= SILENT_READS_AFTER_PULSE) heardThroughout = false;
+      if (late && ++silentAfterDeadline >= timings.attempts) return result('unknown', 1, null);
     }
     await sleep(timings.pollIntervalMs);
   }

@@ -17,18 +17,19 @@ export const Command = {
   statusAll: 0x32,
   openAll: 0x33,
   unlockTime: 0x37,
-  /** Status of one lock's board, as some firmware and deployed drivers ask it; answered like 0x30. */
-  lockStatus: 0x39,
+  /** Delayed unlock: seconds (0-250) between an unlock request and the pulse. */
+  unlockDelay: 0x39,
   setBaud: 0x40,
-  firmware: 0xf5,
 } as const;
 
 export const Reply = {
   status: 0x35,
   statusAll: 0x36,
   unlockTime: 0x38,
+  /** Hook bits in D1 D2, item bits in D3 D4 (not the delay: the vendor has no query for it). */
+  unlockDelay: 0x39,
+  /** Hook bits in D1 D2, the baud code in D4. */
   setBaud: 0x40,
-  firmware: 0xb6,
 } as const;
 
 /** Baud codes of command 0x40. */
@@ -53,6 +54,7 @@ export function encodeRequest(addr: number, cmd: number, data: number[] = []): B
 }
 
 export interface ResponseFrame {
+  framing: 'stx';
   addr: number;
   board: number;
   cmd: number;
@@ -65,6 +67,7 @@ export function decodeResponse(bytes: Uint8Array): ResponseFrame | undefined {
   if (bytes.length !== RESPONSE_LENGTH || bytes[0] !== STX || bytes[7] !== ETX) return undefined;
   if (checksum(bytes, 8) !== bytes[8]) return undefined;
   return {
+    framing: 'stx',
     addr: bytes[1]!,
     board: bytes[1]! >> 4,
     cmd: bytes[2]!,

@@ -1,3 +1,4 @@
+import { versionQuery } from './vendor';
 import {
   BAUD_CODES,
   BROADCAST,
@@ -23,7 +24,11 @@ export const requests = {
   },
   setBaud: (board: number, baud: BaudRate) =>
     encodeRequest(address(board), Command.setBaud, [BAUD_CODES[baud]]),
-  firmware: (board: number) => encodeRequest(address(board), Command.firmware),
+  /** Delayed unlock in whole seconds, 0 to 250 (0: none, the factory setting). */
+  setUnlockDelay: (board: number, seconds: number) =>
+    encodeRequest(address(board), Command.unlockDelay, [seconds & 0xff]),
+  /** The vendor's own framing: `F5 B6 ADDR 00 5F SUM` (see vendor.ts). */
+  version: (board: number) => versionQuery(board),
 };
 
 /**

@@ -1,12 +1,15 @@
 import { EventEmitter } from 'node:events';
 import { BAUD_CODES, LOCKS_PER_BOARD } from '../protocol/frame';
-import { encodeLockStates } from '../protocol/status';
 import { answerRequest, type BoardSide } from './answers';
 import { loadDoorState, saveDoorState, type SimDoor } from './stateFile';
 import type { RequestFrame } from './requestParser';
 
 interface SimLock extends SimDoor {
   jammed: boolean;
+  /** Held open (a wedge, a parcel sticking out): it cannot be shut until released. */
+  propped: boolean;
+  /** False: no door on this lock channel (its hook and item inputs read 0). */
+  wired: boolean;
   /** What happens the next time this door opens. */
   onNextOpen?: { closeAfterMs: number; itemPresent: boolean };
 }
@@ -14,7 +17,7 @@ interface SimLock extends SimDoor {
 export interface CabinetOptions {
   /** Boards 0 to boards - 1 on the bus. */
   boards: number;
-  /** Vendor wiring (1 = closed) unless false. */
+  /** Vendor wiring (1 = closed) unless false. Fault: false reads every door the other way. */
   hookBitMeansClosed?: boolean;
   /** Time from the unlock pulse to the spring pushing the door open. */
   openDelayMs?: number;
@@ -38,27 +41,61 @@ export interface CabinetOptions {
   deadBoards?: number[];
   /** Fault: doors whose lock does not open on a pulse. */
   jammed?: number[];
+  /** Fault: doors propped open (an item in them per itemsAt); they cannot be shut. */
+  propped?: number[];
+  /** Fault: every board's delayed unlock (0x39), in seconds: doors open that long after the pulse. */
+  unlockDelayS?: number;
+  /** Fault: at every pulse the board loses power for this long and the pulse is lost (a brown-out). */
+  powerCutAfterPulseMs?: number;
+  /** Fault: a gateway that holds bytes: this long between the bytes of a reply. */
+  replyByteGapMs?: number;
+  /** Fault: the rate every board is set to (the line is 19200 unless the wire says otherwise). */
+  boardBaud?: number;
+  /** Fault: only locks 1 to N of each board have a door; the others read 0 (open, in vendor wiring). */
+  doorsWired?: number;
+  /** Fault: these positions have no door on their lock channel. */
+  unwired?: number[];
+  /** Software and hardware version every board answers to F5 B6 (default 1, 1). */
+  version?: [number, number];
   /** Doors' state (open/closed, contents) kept in this JSON file across restarts. */
   stateFile?: string;
 }
 
+const RATE_OF_CODE = Object.fromEntries(Object.entries(BAUD_CODES).map(([r, c]) => [c, +r]));
+
 /**
  * A cabinet of KR-CU16 boards that answers like the hardware (see answers.ts), with its
- * faults. Scriptable for tests and the demo: jam a door, close it after N ms with or
- * without the item, make a board stop answering, lose replies after an unlock.
+ * faults, each of which can be switched on at construction or while running: a jammed or
+ * propped-open door, inverted hook polarity, a delayed unlock, a board losing power at
+ * the pulse, a dead board, lost replies, slow reply bytes, boards at another baud rate,
+ * lock channels without a door. Events: 'unlock' (an unlock reached a board, position),
+ * 'pulse' (the lock fired, after any delayed unlock), 'door' (a door moved), 'powerCut',
+ * 'answered', 'dropped', 'missed', 'discarded'.
  */
 export class SimulatedCabinet extends EventEmitter implements BoardSide {
   private readonly locks: SimLock[][];
   private readonly unresponsive: Set<number>;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly lastPulseAt = new Map<number, number>();
+  private readonly poweredOffUntil = new Map<number, number>();
+  private readonly powerCutArmed = new Map<number, number>();
+  private readonly erased = new Set<number>();
   private toDrop = 0;
+  private nextReplyDelayMs = 0;
+  /** The rate the line runs at for the request being answered (set by the wire). */
+  private lineBaud: number | undefined;
   readonly hookBitMeansClosed: boolean;
   readonly openDelayMs: number;
   readonly unlockUnits: number[];
+  readonly unlockDelayS: number[];
+  /** Each board's baud rate; a request at another rate is garbage to it. */
+  readonly boardBaud: number[];
+  readonly versions: [number, number][];
   maxUnlockUnits = 0xffff;
-  baudCode: number = BAUD_CODES[19200];
-  firmware: [number, number, number, number] = [1, 6, 0x00, 0x2a];
+  /** Fault, switchable: ms between the bytes of every reply (a gateway's packing). */
+  replyByteGapMs: number;
+  /** Fault, switchable: every board loses power at each pulse for this long. */
+  powerCutAfterPulseMs: number;
 
   constructor(readonly options: CabinetOptions) {
     super();
@@ -70,12 +107,22 @@ export class SimulatedCabinet extends EventEmitter implements BoardSide {
         closed: saved?.[b * LOCKS_PER_BOARD + l + 1]?.closed ?? true,
         itemPresent: saved?.[b * LOCKS_PER_BOARD + l + 1]?.itemPresent ?? false,
         jammed: false,
+        propped: false,
+        wired: l < (options.doorsWired ?? LOCKS_PER_BOARD),
       })),
     );
-    this.unlockUnits = Array.from({ length: options.boards }, () => 55);
+    const each = <T>(value: () => T) => Array.from({ length: options.boards }, value);
+    this.unlockUnits = each(() => 55);
+    this.unlockDelayS = each(() => options.unlockDelayS ?? 0);
+    this.boardBaud = each(() => options.boardBaud ?? 19200);
+    this.versions = each(() => options.version ?? [1, 1]);
+    this.replyByteGapMs = options.replyByteGapMs ?? 0;
+    this.powerCutAfterPulseMs = options.powerCutAfterPulseMs ?? 0;
     this.unresponsive = new Set(options.deadBoards ?? []);
     if (!saved) for (const p of options.itemsAt ?? []) this.lock(p).itemPresent = true;
     for (const p of options.jammed ?? []) this.lock(p).jammed = true;
+    for (const p of options.unwired ?? []) this.unwire(p);
+    for (const p of options.propped ?? []) this.propOpen(p);
   }
 
   private lock(position: number): SimLock {
@@ -124,9 +171,30 @@ export class SimulatedCabinet extends EventEmitter implements BoardSide {
     this.changed(position);
   }
 
+  /** Shuts the door, unless it is propped open (or has no door). */
   closeDoor(position: number, itemPresent = this.lock(position).itemPresent): void {
-    Object.assign(this.lock(position), { closed: true, itemPresent });
+    const lock = this.lock(position);
+    if (lock.propped || !lock.wired) {
+      lock.itemPresent = itemPresent && lock.wired;
+      return this.changed(position);
+    }
+    Object.assign(lock, { closed: true, itemPresent });
     this.changed(position);
+  }
+
+  /** Fault: the door stands propped open, with an item in it or not, until `unprop`. */
+  propOpen(position: number, itemPresent = this.lock(position).itemPresent): void {
+    Object.assign(this.lock(position), { propped: true, closed: false, itemPresent });
+    this.changed(position);
+  }
+
+  unprop(position: number): void {
+    this.lock(position).propped = false;
+  }
+
+  /** Fault: no door on this lock channel (a board with fewer than 16 doors wired). */
+  unwire(position: number): void {
+    Object.assign(this.lock(position), { wired: false, closed: false, itemPresent: false });
   }
 
   setItem(position: number, itemPresent: boolean): void {
@@ -144,6 +212,35 @@ export class SimulatedCabinet extends EventEmitter implements BoardSide {
     this.toDrop = count;
   }
 
+  /** Fault: the next reply is held this long before its first byte (a late reply). */
+  delayNextReply(ms: number): void {
+    this.nextReplyDelayMs = ms;
+  }
+
+  /** Fault: the board's delayed unlock (what 0x39 sets). */
+  setUnlockDelay(board: number, seconds: number): void {
+    this.unlockDelayS[board] = seconds;
+  }
+
+  /** Fault: at the next unlock the board loses power for `offMs`; the pulse is lost. */
+  cutPowerOnNextPulse(board: number, offMs: number): void {
+    this.powerCutArmed.set(board, offMs);
+  }
+
+  /** Fault: the board is set to another baud rate (what 0x40 sets). */
+  setBoardBaud(board: number, baud: number): void {
+    this.boardBaud[board] = baud;
+  }
+
+  setVersion(board: number, software: number, hardware: number): void {
+    this.versions[board] = [software, hardware];
+  }
+
+  /** True once the board received F5 B5: its application is gone. */
+  isErased(board: number): boolean {
+    return this.erased.has(board);
+  }
+
   stop(): void {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
@@ -151,23 +248,72 @@ export class SimulatedCabinet extends EventEmitter implements BoardSide {
 
   // ---- the board side of the protocol ------------------------------------------------
 
+  private powered(board: number): boolean {
+    return (this.poweredOffUntil.get(board) ?? 0) <= performance.now();
+  }
+
   answering(): number[] {
-    return this.locks.map((_, b) => b).filter((b) => !this.unresponsive.has(b));
+    return this.locks
+      .map((_, b) => b)
+      .filter(
+        (b) =>
+          !this.unresponsive.has(b) &&
+          !this.erased.has(b) &&
+          this.powered(b) &&
+          (this.lineBaud === undefined || this.boardBaud[b] === this.lineBaud),
+      );
   }
 
   statusData(board: number): [number, number, number, number] {
-    return encodeLockStates(this.locks[board]!, { hookBitMeansClosed: this.hookBitMeansClosed });
+    const data: [number, number, number, number] = [0, 0, 0, 0];
+    this.locks[board]!.forEach((lock, i) => {
+      const hook = lock.wired && lock.closed === this.hookBitMeansClosed ? 1 : 0;
+      const item = lock.wired && lock.itemPresent ? 1 : 0;
+      const slot = i < 8 ? 0 : 1;
+      data[slot] = data[slot] | (hook << (i % 8));
+      data[slot + 2] = data[slot + 2]! | (item << (i % 8));
+    });
+    return data;
   }
 
-  pulse(board: number, lockIndex: number, delayMs = 0): void {
-    if (delayMs > 0) return this.later(delayMs, () => this.pulse(board, lockIndex));
+  version(board: number): [number, number] {
+    return this.versions[board]!;
+  }
+
+  erase(board: number): void {
+    this.erased.add(board);
+    this.emit('erased', board);
+  }
+
+  switchBaud(board: number, code: number): void {
+    this.boardBaud[board] = RATE_OF_CODE[code]!;
+  }
+
+  /** An unlock request reached the board: after `afterMs` and its delayed unlock, the lock fires. */
+  unlock(board: number, lockIndex: number, afterMs = 0): void {
     const position = board * LOCKS_PER_BOARD + lockIndex + 1;
-    const lock = this.locks[board]?.[lockIndex];
-    if (!lock) return;
+    if (!this.locks[board]?.[lockIndex]) return;
     this.emit('unlock', position);
-    this.lastPulseAt.set(board, performance.now());
     this.toDrop = this.options.dropAfterUnlock ?? 0;
-    if (lock.jammed || !lock.closed) return;
+    const cut = this.powerCutArmed.get(board) ?? this.powerCutAfterPulseMs;
+    if (cut > 0) {
+      // The solenoid pulls the supply down: the board resets and the pulse is lost.
+      this.powerCutArmed.delete(board);
+      this.poweredOffUntil.set(board, performance.now() + cut);
+      this.emit('powerCut', board, cut);
+      return;
+    }
+    const wait = afterMs + this.unlockDelayS[board]! * 1000;
+    if (wait > 0) this.later(wait, () => this.fire(board, lockIndex));
+    else this.fire(board, lockIndex);
+  }
+
+  private fire(board: number, lockIndex: number): void {
+    const position = board * LOCKS_PER_BOARD + lockIndex + 1;
+    const lock = this.locks[board]![lockIndex]!;
+    this.emit('pulse', position);
+    this.lastPulseAt.set(board, performance.now());
+    if (lock.jammed || !lock.closed || !lock.wired) return;
     this.later(this.openDelayMs, () => {
       lock.closed = false;
       this.changed(position);
@@ -183,17 +329,31 @@ export class SimulatedCabinet extends EventEmitter implements BoardSide {
     });
   }
 
-  /** The frames the bus carries back for one request (none for an unlock), faults applied. */
-  handle(request: RequestFrame): Buffer[] {
+  /** How the wire delivers the replies to the request just handled: its faults. */
+  delivery(): { delayMs: number; byteGapMs: number } {
+    const delayMs = this.nextReplyDelayMs;
+    this.nextReplyDelayMs = 0;
+    return { delayMs, byteGapMs: this.replyByteGapMs };
+  }
+
+  /**
+   * The frames the bus carries back for one request (none for an unlock), faults applied.
+   * `lineBaud`: the rate the request was sent at, where the wire knows it; boards set to
+   * another rate hear garbage and stay silent.
+   */
+  handle(request: RequestFrame, lineBaud?: number): Buffer[] {
     const pulsedAt = this.lastPulseAt.get(request.addr >> 4);
     if (
+      request.framing === 'stx' &&
       pulsedAt !== undefined &&
       performance.now() - pulsedAt < (this.options.busyAfterUnlockMs ?? 10)
     ) {
       this.emit('missed', request);
       return [];
     }
+    this.lineBaud = lineBaud;
     const replies = answerRequest(this, request);
+    this.lineBaud = undefined;
     if (replies.length > 0 && this.toDrop > 0) {
       this.toDrop--;
       this.emit('dropped', request);

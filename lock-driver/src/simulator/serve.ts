@@ -1,5 +1,6 @@
 import { SerialPort } from 'serialport';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { existsSync, mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,12 @@ export interface WireOptions {
   noise?: boolean;
   /** Chance (0-1) of each noise event; default 0.2. */
   noiseRate?: number;
+  /**
+   * Pseudo-terminal only: read the rate the driver set on its end (termios, through
+   * `stty`) and let only boards set to that rate answer, as on a real line. Unset, every
+   * board hears every request. Over TCP the gateway's rate is `baudRate` (default 19200).
+   */
+  honourDriverBaud?: boolean;
 }
 
 const junk = () =>
@@ -43,26 +50,57 @@ function noisy(reply: Buffer, rate: number): Buffer {
   return reply;
 }
 
-/** Connects a cabinet to one byte stream: requests in, replies out, one at a time. */
-function attach(cabinet: SimulatedCabinet, write: (bytes: Buffer) => void, wire: WireOptions) {
+/**
+ * Connects a cabinet to one byte stream: requests in, replies out, one at a time and in
+ * order. `lineBaud` tells the rate requests were sent at (undefined: every board hears).
+ */
+function attach(
+  cabinet: SimulatedCabinet,
+  write: (bytes: Buffer) => void,
+  wire: WireOptions,
+  lineBaud: () => Promise<number | undefined> | number | undefined,
+) {
   const parser = new RequestParser(wire.interByteTimeoutMs ?? 20, (d) =>
     cabinet.emit('discarded', d),
   );
   const rate = wire.noiseRate ?? 0.2;
-  let busyUntil = 0;
+  let chain = Promise.resolve();
   return (chunk: Buffer) => {
     for (const request of parser.push(chunk)) {
-      const replies = cabinet.handle(request).map((r) => (wire.noise ? noisy(r, rate) : r));
-      const bytes = request.raw.length + replies.reduce((n, r) => n + r.length, 0);
-      const lineMs = wire.baudRate ? (bytes * 10 * 1000) / wire.baudRate : 0;
-      // Replies leave in order, each after the line time of what precedes it.
-      const at = Math.max(Date.now(), busyUntil) + lineMs;
-      busyUntil = at;
-      const send = () => replies.forEach(write);
-      if (lineMs > 0) setTimeout(send, at - Date.now());
-      else send();
+      chain = chain
+        .then(async () => {
+          const replies = cabinet
+            .handle(request, await lineBaud())
+            .map((r) => (wire.noise ? noisy(r, rate) : r));
+          const { delayMs, byteGapMs } = cabinet.delivery();
+          const bytes = request.raw.length + replies.reduce((n, r) => n + r.length, 0);
+          const lineMs = wire.baudRate ? (bytes * 10 * 1000) / wire.baudRate : 0;
+          if (replies.length === 0) return;
+          if (lineMs + delayMs > 0) await sleep(lineMs + delayMs);
+          if (byteGapMs <= 0) return replies.forEach(write);
+          // A gateway that holds bytes: each one on its own, a gap apart.
+          const all = Buffer.concat(replies);
+          for (let i = 0; i < all.length; i++) {
+            if (i > 0) await sleep(byteGapMs);
+            write(all.subarray(i, i + 1));
+          }
+        })
+        .catch(() => {});
     }
   };
+}
+
+/**
+ * The rate the driver set on its end of a pseudo-terminal, read afresh for each request
+ * (a few ms): a driver may have reopened the port at another rate since the last one.
+ */
+function driverBaudOf(driverEnd: string) {
+  return () =>
+    new Promise<number | undefined>((resolve) =>
+      execFile('stty', ['-F', driverEnd, 'speed'], (error, stdout) =>
+        resolve(error ? undefined : Number(stdout.trim())),
+      ),
+    );
 }
 
 export interface TcpSimulator {
@@ -84,7 +122,12 @@ export async function serveTcp(
     socket.setNoDelay(true);
     socket.on(
       'data',
-      attach(cabinet, (b) => socket.write(b), wire),
+      attach(
+        cabinet,
+        (b) => socket.write(b),
+        wire,
+        () => wire.baudRate ?? 19200,
+      ),
     );
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
@@ -147,9 +190,10 @@ export async function servePty(
     port = new SerialPort({ path: boardEnd, baudRate: wire.baudRate ?? 19200, autoOpen: false });
     await new Promise<void>((resolve, reject) => port!.open((e) => (e ? reject(e) : resolve())));
     const current = port;
+    const lineBaud = wire.honourDriverBaud ? driverBaudOf(driverEnd) : () => undefined;
     current.on(
       'data',
-      attach(cabinet, (b) => current.write(b), wire),
+      attach(cabinet, (b) => current.isOpen && current.write(b), wire, lineBaud),
     );
     current.on('error', () => {});
   };

@@ -97,8 +97,26 @@ describe('operator commands', () => {
     expect(withSn.cabinetSn).toBe('KR-0042');
 
     expect(
-      await json('door', 'set', '--station', 'TIR1', '--position', '2', '--service', 'out'),
-    ).toEqual({ station: 'TIR1', position: 2, status: 'out_of_service' });
+      await json(
+        'door',
+        'set',
+        '--station',
+        'TIR1',
+        '--position',
+        '2',
+        '--service',
+        'out',
+        '--reason',
+        'hinge bent',
+      ),
+    ).toEqual({
+      station: 'TIR1',
+      position: 2,
+      status: 'out_of_service',
+      reason: 'hinge bent',
+      since: expect.stringMatching(/^\d{4}-/),
+      by: expect.stringMatching(/^cli:/),
+    });
 
     const terminal = await json('terminal', 'create', '--station', 'TIR1');
     expect(terminal).toMatchObject({ stationCode: 'TIR1', token: expect.stringMatching(/^tdev_/) });
@@ -247,7 +265,25 @@ describe('operator commands', () => {
         ]),
         /--support-phone must be a dialable number/,
       ],
-      [['door', 'set', '--station', 'NOPE', '--position', '1', '--service', 'out'], /not found/],
+      [
+        [
+          'door',
+          'set',
+          '--station',
+          'NOPE',
+          '--position',
+          '1',
+          '--service',
+          'out',
+          '--reason',
+          'x y z',
+        ],
+        /not found/,
+      ],
+      [
+        ['door', 'set', '--station', 'TIR1', '--position', '1', '--service', 'out'],
+        /--reason TEXT/,
+      ],
       [
         ['terminal', 'revoke', '--id', 'not-a-uuid'],
         /--id must be an id as `pnpm admin terminal list` prints it/,

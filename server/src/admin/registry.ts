@@ -2,10 +2,25 @@
  * Every operator command: its words, options (each with what it means) and what it does.
  * Help, parsing and the "which option is missing" errors all come from this one table.
  */
+import { OPERATOR_ROLES } from '@locker/shared';
 import type { Sql } from '../db/connect';
 import * as admin from './commands';
 import * as query from './queries';
 import { createSandboxOrganization } from './sandbox';
+import { acknowledgeAlert, listAlerts, resolveAlert } from '../alerts/lifecycle';
+import { audit, type Actor } from '../operators/audit';
+import {
+  createOperator,
+  deactivateOperator,
+  listOperators,
+  resetOperator,
+} from '../operators/accounts';
+import { listAudit } from '../opsApi/auditLog';
+import * as couriers from '../opsApi/couriers';
+import { setDoorService } from '../opsApi/doors';
+import * as organizations from '../opsApi/organizations';
+import * as terminals from '../opsApi/terminals';
+import type { ServerConfig } from '../config';
 
 export interface OptionSpec {
   name: string;
@@ -13,6 +28,8 @@ export interface OptionSpec {
   value: string;
   help: string;
   required?: boolean;
+  /** May be given several times (or comma-separated); the values arrive joined by commas. */
+  multiple?: boolean;
 }
 
 export type Options = Record<string, string | undefined>;
@@ -24,7 +41,45 @@ export interface CommandSpec {
   /** What it prints, for the help. */
   prints: string;
   options: OptionSpec[];
-  run: (sql: Sql, o: Options) => Promise<object>;
+  /**
+   * `actor` is the OS user (role `cli`). Commands that change something go through the
+   * same code as the operations API, which writes the audit row, or through `audited`.
+   */
+  run: (sql: Sql, o: Options, actor: Actor, config: ServerConfig) => Promise<object>;
+}
+
+/** Audits a command that has no operations-API twin: one row, its outcome included. */
+function audited(
+  action: string,
+  target: (o: Options) => string | undefined,
+  run: CommandSpec['run'],
+): CommandSpec['run'] {
+  return async (sql, o, actor, config) => {
+    const entry = { action, targetType: action.split('.')[0]!, target: target(o) ?? null };
+    try {
+      const result = await run(sql, o, actor, config);
+      await audit(sql, actor, { ...entry, outcome: 'ok' });
+      return result;
+    } catch (error) {
+      const message = error instanceof Error ? error.message.slice(0, 300) : String(error);
+      await audit(sql, actor, { ...entry, outcome: 'failed', detail: { error: message } });
+      throw error;
+    }
+  };
+}
+
+/** Every page of a cursor-paginated list, for the CLI (which prints one object). */
+async function allPages<T>(
+  page: (cursor: string | undefined) => Promise<{ items: T[]; next_cursor: string | null }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const next = await page(cursor);
+    items.push(...next.items);
+    cursor = next.next_cursor ?? undefined;
+  } while (cursor);
+  return items;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -97,7 +152,14 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'a new organization (a shop) and its API key, printed once',
     prints: '{"id","name","apiKey"}',
     options: [{ name: 'name', value: 'NAME', help: 'its name', required: true }],
-    run: (sql, o) => admin.createOrganization(sql, got(o, 'name')),
+    run: async (sql, o, actor) => {
+      const created = await organizations.createOrganization(sql, actor, got(o, 'name'));
+      return {
+        id: created.organization.id,
+        name: created.organization.name,
+        apiKey: created.api_key,
+      };
+    },
   },
   {
     name: 'org create-sandbox',
@@ -105,7 +167,11 @@ export const COMMANDS: CommandSpec[] = [
       'a sandbox organization: its API key ships only to its own simulated station; nothing reaches a real locker or phone',
     prints: '{"id","name","apiKey","sandbox","stations":[{"id","code","name"}]}',
     options: [{ name: 'name', value: 'NAME', help: 'its name', required: true }],
-    run: (sql, o) => createSandboxOrganization(sql, got(o, 'name')),
+    run: audited(
+      'organization.create_sandbox',
+      (o) => o.name,
+      (sql, o) => createSandboxOrganization(sql, got(o, 'name')),
+    ),
   },
   {
     name: 'org set-webhook',
@@ -113,25 +179,33 @@ export const COMMANDS: CommandSpec[] = [
     prints: '{"id","webhookUrl","webhookSecret"}',
     options: [ORG, { name: 'url', value: 'URL', help: 'an http(s) URL', required: true }],
     // The shape decisions.md gives this command; the endpoint's id is in `org show`.
-    run: async (sql, o) => {
-      const {
-        id: orgId,
-        webhookUrl,
-        webhookSecret,
-      } = await admin.setOrganizationWebhook(
-        sql,
-        id(o, 'org', 'pnpm admin org list'),
-        got(o, 'url'),
-      );
-      return { id: orgId, webhookUrl, webhookSecret };
-    },
+    run: audited(
+      'organization.set_webhook',
+      (o) => o.org,
+      async (sql, o) => {
+        const {
+          id: orgId,
+          webhookUrl,
+          webhookSecret,
+        } = await admin.setOrganizationWebhook(
+          sql,
+          id(o, 'org', 'pnpm admin org list'),
+          got(o, 'url'),
+        );
+        return { id: orgId, webhookUrl, webhookSecret };
+      },
+    ),
   },
   {
     name: 'org rotate-key',
     summary: 'a new API key; every earlier key stops working at once',
     prints: '{"id","apiKey"}',
     options: [ORG],
-    run: (sql, o) => admin.rotateOrganizationKey(sql, id(o, 'org', 'pnpm admin org list')),
+    run: async (sql, o, actor) => {
+      const orgId = id(o, 'org', 'pnpm admin org list');
+      const issued = await organizations.issueApiKey(sql, actor, orgId, true);
+      return { id: orgId, apiKey: issued.api_key };
+    },
   },
   {
     name: 'station list',
@@ -185,44 +259,89 @@ export const COMMANDS: CommandSpec[] = [
         help: 'SMS the recipient this long before the parcel expires (24, if it fits)',
       },
     ],
-    run: (sql, o) =>
-      admin.createStation(sql, {
-        code: got(o, 'code'),
-        name: got(o, 'name'),
-        cabinetSn: o['cabinet-sn'],
-        doors: got(o, 'doors'),
-        supportPhone: o['support-phone'],
-        idleTimeoutSeconds: positiveInt(o, 'idle-timeout'),
-        freeStorageHours: positiveInt(o, 'free-storage-hours'),
-        maxStorageHours: positiveInt(o, 'max-storage-hours'),
-        freeStorageReminderHours: positiveInt(o, 'free-storage-reminder-hours'),
-        expiryReminderHours: positiveInt(o, 'expiry-reminder-hours'),
-      }),
+    run: audited(
+      'station.create',
+      (o) => o.code,
+      (sql, o) =>
+        admin.createStation(sql, {
+          code: got(o, 'code'),
+          name: got(o, 'name'),
+          cabinetSn: o['cabinet-sn'],
+          doors: got(o, 'doors'),
+          supportPhone: o['support-phone'],
+          idleTimeoutSeconds: positiveInt(o, 'idle-timeout'),
+          freeStorageHours: positiveInt(o, 'free-storage-hours'),
+          maxStorageHours: positiveInt(o, 'max-storage-hours'),
+          freeStorageReminderHours: positiveInt(o, 'free-storage-reminder-hours'),
+          expiryReminderHours: positiveInt(o, 'expiry-reminder-hours'),
+        }),
+    ),
   },
   {
     name: 'door set',
-    summary: 'takes a door out of service, or back in',
-    prints: '{"station","position","status"}',
+    summary: 'takes a door out of service, or back in, saying why (audited)',
+    prints: '{"station","position","status","reason","since","by"}',
     options: [
       STATION,
       { name: 'position', value: 'N', help: "the door's position", required: true },
       { name: 'service', value: 'in|out', help: 'in or out of service', required: true },
+      {
+        name: 'reason',
+        value: 'TEXT',
+        help: 'why, kept with the door and in the audit log',
+        required: true,
+      },
     ],
-    run: (sql, o) =>
-      admin.setDoorService(
-        sql,
-        got(o, 'station'),
-        positiveInt(o, 'position')!,
-        oneOf(o, 'service', ['in', 'out']),
-      ),
+    run: async (sql, o, actor) => {
+      const { station_code, door } = await setDoorService(sql, actor, {
+        station: got(o, 'station'),
+        position: positiveInt(o, 'position')!,
+        inService: oneOf(o, 'service', ['in', 'out']) === 'in',
+        reason: got(o, 'reason'),
+      });
+      return {
+        station: station_code,
+        position: door.position,
+        status: door.out_of_service ? 'out_of_service' : 'in_service',
+        reason: door.out_of_service?.reason ?? null,
+        since: door.out_of_service?.since ?? null,
+        by: door.out_of_service?.by ?? null,
+      };
+    },
   },
   {
     name: 'terminal list',
     summary: 'every terminal: station, status, last heartbeat',
     prints:
-      '{"terminals":[{"id","stationCode","status","revoked","lastHeartbeatAt","appVersion"}]}',
-    options: [{ ...STATION, required: false, help: 'only those of this station' }],
-    run: (sql, o) => query.listTerminals(sql, o.station),
+      '{"terminals":[{"id","stationCode","status","revoked","lastHeartbeatAt","appVersion","linkConnected"}]}',
+    options: [
+      { ...STATION, required: false, help: 'only those of this station' },
+      {
+        name: 'status',
+        value: 'online|offline|disabled|revoked',
+        help: 'only those with this status (revoked ones have their own)',
+      },
+    ],
+    run: async (sql, o, actor) => {
+      const status = o.status
+        ? oneOf(o, 'status', ['online', 'offline', 'disabled', 'revoked'])
+        : undefined;
+      const items = await allPages((cursor) =>
+        terminals.listTerminals(sql, actor, { station: o.station, status, cursor, limit: 200 }),
+      );
+      return {
+        terminals: items.map((t) => ({
+          id: t.id,
+          stationCode: t.station_code,
+          status: t.status,
+          revoked: t.revoked,
+          lastHeartbeatAt: t.last_heartbeat_at,
+          appVersion: t.app_version,
+          linkConnected: t.link.connected,
+          createdAt: t.created_at,
+        })),
+      };
+    },
   },
   {
     name: 'terminal show',
@@ -236,7 +355,14 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'a new terminal for a station and its device token, printed once',
     prints: '{"id","stationCode","token"}',
     options: [STATION],
-    run: (sql, o) => admin.createTerminal(sql, got(o, 'station')),
+    run: async (sql, o, actor) => {
+      const created = await terminals.createTerminal(sql, actor, got(o, 'station'));
+      return {
+        id: created.terminal.id,
+        stationCode: created.terminal.station_code,
+        token: created.token,
+      };
+    },
   },
   {
     name: 'terminal set-status',
@@ -246,19 +372,31 @@ export const COMMANDS: CommandSpec[] = [
       TERMINAL,
       { name: 'status', value: 'online|offline|disabled', help: 'the new status', required: true },
     ],
-    run: (sql, o) =>
-      admin.setTerminalStatus(
-        sql,
-        id(o, 'id', 'pnpm admin terminal list'),
-        oneOf(o, 'status', ['online', 'offline', 'disabled']),
-      ),
+    run: audited(
+      'terminal.set_status',
+      (o) => o.id,
+      (sql, o) =>
+        admin.setTerminalStatus(
+          sql,
+          id(o, 'id', 'pnpm admin terminal list'),
+          oneOf(o, 'status', ['online', 'offline', 'disabled']),
+        ),
+    ),
   },
   {
     name: 'terminal revoke',
     summary: 'its token stops working for good',
     prints: '{"id","revoked":true}',
     options: [TERMINAL],
-    run: (sql, o) => admin.revokeTerminal(sql, id(o, 'id', 'pnpm admin terminal list')),
+    run: async (sql, o, actor) => {
+      const revoked = await terminals.changeTerminal(
+        sql,
+        actor,
+        id(o, 'id', 'pnpm admin terminal list'),
+        'revoke',
+      );
+      return { id: revoked.id, revoked: true as const };
+    },
   },
   {
     name: 'courier list',
@@ -279,14 +417,23 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'a new courier',
     prints: '{"id","number","name"}',
     options: [COURIER, { name: 'name', value: 'NAME', help: 'full name', required: true }],
-    run: (sql, o) => admin.createCourier(sql, got(o, 'number'), got(o, 'name')),
+    run: async (sql, o, actor) => {
+      const c = await couriers.createCourier(sql, actor, {
+        number: got(o, 'number'),
+        name: got(o, 'name'),
+      });
+      return { id: c.id, number: c.number, name: c.name };
+    },
   },
   {
     name: 'courier deactivate',
     summary: 'the courier can no longer sign in at a kiosk',
     prints: '{"number","active":false}',
     options: [COURIER],
-    run: (sql, o) => admin.deactivateCourier(sql, got(o, 'number')),
+    run: async (sql, o, actor) => {
+      const c = await couriers.deactivateCourier(sql, actor, got(o, 'number'));
+      return { number: c.number, active: false as const };
+    },
   },
   {
     name: 'shipment show',
@@ -295,6 +442,145 @@ export const COMMANDS: CommandSpec[] = [
       '{"id","trackingNumber","status","stationCode","door",…,"events":[{"status","occurredAt"}]}',
     options: [{ name: 'tracking', value: 'NUMBER', help: 'its tracking number', required: true }],
     run: (sql, o) => query.showShipment(sql, got(o, 'tracking')),
+  },
+  {
+    name: 'operator create',
+    summary: 'a new operator; prints their one-time set-up link (password, then TOTP)',
+    prints:
+      '{"operator":{"id","email","role","stations"},"setup_token","setup_link","setup_expires_at"}',
+    options: [
+      { name: 'email', value: 'EMAIL', help: 'their e-mail, the sign-in name', required: true },
+      { name: 'role', value: OPERATOR_ROLES.join('|'), help: 'what they may do', required: true },
+      {
+        name: 'station',
+        value: 'CODE',
+        help: 'a station a technician works on (repeat for several)',
+        multiple: true,
+      },
+    ],
+    run: (sql, o, actor, config) =>
+      createOperator(
+        sql,
+        actor,
+        {
+          email: got(o, 'email'),
+          role: oneOf(o, 'role', OPERATOR_ROLES),
+          stations: o.station ? o.station.split(',').map((c) => c.trim()) : undefined,
+        },
+        config.opsPublicUrl,
+      ),
+  },
+  {
+    name: 'operator list',
+    summary: 'every operator: role, stations, set up or not',
+    prints:
+      '{"operators":[{"id","email","role","stations","set_up","second_factor_enrolled","active"}]}',
+    options: [],
+    run: async (sql, _o, actor) => ({ operators: await listOperators(sql, actor) }),
+  },
+  {
+    name: 'operator deactivate',
+    summary: 'the operator can no longer sign in; their sessions end at once',
+    prints: '{"id","email","active":false,…}',
+    options: [{ name: 'email', value: 'EMAIL', help: 'their e-mail', required: true }],
+    run: (sql, o, actor) => deactivateOperator(sql, actor, got(o, 'email')),
+  },
+  {
+    name: 'operator reset',
+    summary: 'clears password and second factor, ends sessions, prints a new set-up link',
+    prints: '{"operator","setup_token","setup_link","setup_expires_at"}',
+    options: [{ name: 'email', value: 'EMAIL', help: 'their e-mail', required: true }],
+    run: (sql, o, actor, config) => resetOperator(sql, actor, got(o, 'email'), config.opsPublicUrl),
+  },
+  {
+    name: 'alert list',
+    summary: 'alerts: the active ones (most severe, then oldest, first) or by status',
+    prints:
+      '{"alerts":[{"id","kind","severity","status","station_code","door","occurrences",…}],"nextCursor"}',
+    options: [
+      {
+        name: 'status',
+        value: 'active|open|acknowledged|resolved|all',
+        help: 'which (active: open and acknowledged; the default)',
+      },
+      { ...STATION, required: false, help: 'only those of this station' },
+      { name: 'kind', value: 'KIND', help: 'only this kind, e.g. terminal_offline' },
+      { name: 'cursor', value: 'CURSOR', help: 'the nextCursor of the previous page' },
+    ],
+    run: async (sql, o, actor) => {
+      const page = await listAlerts(sql, actor, {
+        status: o.status
+          ? oneOf(o, 'status', ['active', 'open', 'acknowledged', 'resolved', 'all'] as const)
+          : undefined,
+        station: o.station,
+        kind: o.kind,
+        cursor: o.cursor,
+        limit: 200,
+      });
+      return { alerts: page.items, nextCursor: page.next_cursor };
+    },
+  },
+  {
+    name: 'alert ack',
+    summary: 'acknowledges an open alert (someone is on it), with a note',
+    prints: '{"id","status":"acknowledged","acknowledged":{"at","by","note"},…}',
+    options: [
+      {
+        name: 'id',
+        value: 'ID',
+        help: 'alert id, as pnpm admin alert list prints it',
+        required: true,
+      },
+      { name: 'note', value: 'TEXT', help: 'what is being done' },
+    ],
+    run: (sql, o, actor) => acknowledgeAlert(sql, actor, got(o, 'id'), o.note),
+  },
+  {
+    name: 'alert resolve',
+    summary: 'resolves an alert, with a note',
+    prints: '{"id","status":"resolved","resolved":{"at","by","note","resolution"},…}',
+    options: [
+      {
+        name: 'id',
+        value: 'ID',
+        help: 'alert id, as pnpm admin alert list prints it',
+        required: true,
+      },
+      { name: 'note', value: 'TEXT', help: 'what was done' },
+    ],
+    run: (sql, o, actor) => resolveAlert(sql, actor, got(o, 'id'), o.note),
+  },
+  {
+    name: 'audit list',
+    summary: 'the audit log, newest first (read-only everywhere)',
+    prints:
+      '{"entries":[{"id","at","actor","role","action","target","reason","outcome"}],"nextCursor"}',
+    options: [
+      { name: 'actor', value: 'WHO', help: 'an operator e-mail, or cli:USER' },
+      {
+        name: 'action',
+        value: 'ACTION',
+        help: 'an action or its group, e.g. door or door.service_out',
+      },
+      { name: 'from', value: 'TIME', help: 'ISO time, inclusive' },
+      { name: 'to', value: 'TIME', help: 'ISO time, exclusive' },
+      { name: 'cursor', value: 'CURSOR', help: 'the nextCursor of the previous page' },
+    ],
+    run: async (sql, o) => {
+      for (const name of ['from', 'to'] as const) {
+        if (o[name] !== undefined && Number.isNaN(Date.parse(o[name])))
+          throw new admin.AdminError(`--${name} must be an ISO time, e.g. 2026-01-31T00:00:00Z`);
+      }
+      const page = await listAudit(sql, {
+        actor: o.actor,
+        action: o.action,
+        from: o.from,
+        to: o.to,
+        cursor: o.cursor,
+        limit: 500,
+      });
+      return { entries: page.items, nextCursor: page.next_cursor };
+    },
   },
 ];
 

@@ -8,6 +8,8 @@ import { migrate } from '../db/migrate';
 import { openDatabase } from '../server';
 import { startupProblem } from '../startupErrors';
 import { AdminError } from './commands';
+import { cliActor } from '../operators/audit';
+import { ProblemError } from '../http/problem';
 import { COMMANDS, findCommand, type CommandSpec, type Options } from './registry';
 import { table } from './table';
 
@@ -57,6 +59,10 @@ export function usage(group?: string): string {
 /** Database errors an operator can cause, in words an operator can act on. */
 function explain(error: unknown, databaseUrl: string | undefined): string {
   if (error instanceof AdminError) return error.message;
+  if (error instanceof ProblemError) {
+    const fields = error.errors?.map((e) => `${e.field} ${e.message}`).join('; ');
+    return fields ? `${error.message} (${fields})` : error.message;
+  }
   const startup = startupProblem(error, databaseUrl);
   if (startup) return startup;
   const pg = error as { code?: string; detail?: string };
@@ -74,7 +80,12 @@ function parse(command: CommandSpec, args: string[]): { values: Options; table: 
       strict: true,
       allowPositionals: false,
       options: {
-        ...Object.fromEntries(command.options.map((o) => [o.name, { type: 'string' as const }])),
+        ...Object.fromEntries(
+          command.options.map((o) => [
+            o.name,
+            { type: 'string' as const, multiple: o.multiple === true },
+          ]),
+        ),
         table: { type: 'boolean' as const },
       },
     });
@@ -93,7 +104,9 @@ function parse(command: CommandSpec, args: string[]): { values: Options; table: 
             : `${command.name}: ${message}`,
     );
   }
-  const values = parsed.values as Options & { table?: boolean };
+  const values = Object.fromEntries(
+    Object.entries(parsed.values).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]),
+  ) as Options & { table?: boolean };
   const missing = command.options.filter((o) => o.required && !values[o.name]);
   if (missing.length > 0) {
     throw new AdminError(
@@ -126,10 +139,11 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   const databaseUrl = env.DATABASE_URL || undefined;
   try {
     const { values, table: asTable } = parse(command, argv.slice(2));
-    const { sql, embedded } = await openDatabase({ ...loadConfig(env), dbPoolSize: 2 });
+    const config = loadConfig(env);
+    const { sql, embedded } = await openDatabase({ ...config, dbPoolSize: 2 });
     try {
       await migrate(sql);
-      const result = await command.run(sql, values);
+      const result = await command.run(sql, values, cliActor(env), config);
       io.out((asTable ? table(result) : JSON.stringify(result)) + '\n');
       return 0;
     } finally {

@@ -27,6 +27,12 @@ const CATALOGUE: Record<ProblemCode, { status: number; title: string }> = {
   rate_limited: { status: 429, title: 'Too many requests' },
   station_unresolved: { status: 500, title: "The terminal's station could not be resolved" },
   internal_error: { status: 500, title: 'Internal error' },
+  invalid_credentials: { status: 401, title: 'E-mail, password or code not accepted' },
+  second_factor_required: { status: 401, title: 'Second factor required to finish signing in' },
+  forbidden: { status: 403, title: 'Not allowed for your role' },
+  step_up_required: { status: 403, title: 'Enter your second factor again first' },
+  origin_refused: { status: 403, title: 'Request from another origin refused' },
+  conflict: { status: 409, title: 'Conflicts with the current state' },
 };
 
 export function problemType(code: ProblemCode): string {
@@ -62,6 +68,8 @@ export class ProblemError extends Error {
 export const problem = {
   unauthorized: () => new ProblemError('unauthorized'),
   notFound: (detail?: string) => new ProblemError('not_found', detail),
+  forbidden: (detail?: string) => new ProblemError('forbidden', detail),
+  conflict: (detail?: string) => new ProblemError('conflict', detail),
   rateLimited: (retryAfterSeconds: number) =>
     new ProblemError('rate_limited', `Try again in ${retryAfterSeconds} s.`, undefined, {
       'Retry-After': String(retryAfterSeconds),

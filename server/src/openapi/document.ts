@@ -32,6 +32,7 @@ import {
   type ZodOpenApiOperationObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
+import { opsPaths } from './ops';
 import { platformPaths } from './platform';
 
 const Problem = ProblemSchema.meta({ id: 'Problem' });
@@ -86,7 +87,7 @@ export function openApiDocument() {
       title: 'Parcel Locker Service',
       version: '1.0.0',
       description:
-        'Terminal interface (/terminal/v1, device token) and merchant interface (/api/v1, organization API key). ' +
+        'Terminal interface (/terminal/v1, device token), merchant interface (/api/v1, organization API key) and operations interface (/ops/v1, operator session cookie). ' +
         'Errors are RFC 9457 problem details; branch on `code`. Every response carries X-Correlation-ID.',
     },
     components: {
@@ -97,6 +98,13 @@ export function openApiDocument() {
           description: 'Device token of one terminal, bound to one station',
         },
         apiKey: { type: 'http', scheme: 'bearer', description: 'Organization API key' },
+        operatorSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'locker_ops',
+          description:
+            'Operator session cookie (`__Host-locker_ops` when Secure); unsafe methods also need the console’s Origin',
+        },
       },
     },
     paths: {
@@ -253,6 +261,7 @@ export function openApiDocument() {
         },
       },
       ...platformPaths(json, problems),
+      ...opsPaths(json, problems),
     },
     webhooks: {
       event: {

@@ -2,7 +2,7 @@ import type { PendingQuery, Row } from 'postgres';
 import type { Sql, TransactionSql } from '../db/connect';
 import type { Logger } from '../logger';
 
-export type Channel = 'sms' | 'webhook';
+export type Channel = 'sms' | 'webhook' | 'ops_webhook';
 
 export interface OutboxMessage<P> {
   id: string;

@@ -29,8 +29,13 @@ async function takeOutOfService(
   problem: DoorProblem,
 ): Promise<boolean> {
   await lockStation(tx, stationId); // the lock order: station first (doorAssignment.ts)
+  // Why and by whom, for operations (kept while it stays out of service; an operator's
+  // earlier reason is not overwritten).
+  const reason = `door ${SAID[problem]} (reported by the kiosk)`;
   const [door] = await tx<{ id: string }[]>`
-    update doors set out_of_service = true
+    update doors set out_of_service = true,
+                     out_of_service_reason = case when out_of_service then out_of_service_reason else ${reason} end,
+                     out_of_service_by = case when out_of_service then out_of_service_by else 'terminal' end
      where station_id = ${stationId} and position = ${position}
     returning id`;
   if (!door) return false;
@@ -65,8 +70,10 @@ export function doorFault({ sql, cabinetChanged, logger }: Services): Middleware
       const done = await takeOutOfService(tx, station.id, position, at, reported);
       if (done) {
         await tx`
-          insert into alerts (kind, terminal_id, station_id, message)
-          values ('door_fault', ${ctx.state.terminal.id}, ${station.id}, ${`door ${position} ${SAID[reported]}; taken out of service`})`;
+          insert into alerts (kind, terminal_id, station_id, door_id, message)
+          values ('door_fault', ${ctx.state.terminal.id}, ${station.id},
+                  (select id from doors where station_id = ${station.id} and position = ${position}),
+                  ${`door ${position} ${SAID[reported]}; taken out of service`})`;
       }
       return done;
     });

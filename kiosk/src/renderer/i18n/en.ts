@@ -99,6 +99,8 @@ export const en = {
     courier_not_verified: 'Courier not recognised.',
   },
   final: {
+    /** The heading once it went well; `done` is the button that ends the visit. */
+    title: 'All done',
     countdown: 'Back to the start in {{seconds}} s',
   },
   idle: {
@@ -146,7 +148,6 @@ export const en = {
     wrong: 'Wrong PIN.',
     notSet: 'No technician PIN is set in the kiosk configuration.',
     leave: 'Leave the service menu',
-    open: 'Service menu',
   },
   maintenance: {
     title: 'Maintenance',

@@ -97,6 +97,7 @@ export const sq: Messages = {
     courier_not_verified: 'Korrieri nuk u njoh.',
   },
   final: {
+    title: 'U krye',
     countdown: 'Kthim në fillim pas {{seconds}} s',
   },
   idle: {
@@ -145,7 +146,6 @@ export const sq: Messages = {
     wrong: 'PIN i gabuar.',
     notSet: 'Në konfigurimin e stacionit nuk ka PIN tekniku.',
     leave: 'Dil nga menyja e shërbimit',
-    open: 'Menyja e shërbimit',
   },
   maintenance: {
     title: 'Mirëmbajtja',
@@ -180,5 +180,7 @@ export const sq: Messages = {
     operator: 'Dera {{door}} u hap nga një operator.',
     technician: 'Dera {{door}} u hap nga një teknik.',
   },
-  done: 'Gati',
+  // "Gati" (ready) read as "ready to start" as often as "finished": this says
+  // "I am done", as the person means it when they tap it.
+  done: 'Përfundova',
 };

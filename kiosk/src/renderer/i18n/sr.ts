@@ -96,6 +96,7 @@ export const sr: Messages = {
     courier_not_verified: 'Kurir nije prepoznat.',
   },
   final: {
+    title: 'Gotovo',
     countdown: 'Povratak na početak za {{seconds}} s',
   },
   idle: {
@@ -143,7 +144,6 @@ export const sr: Messages = {
     wrong: 'Pogrešan PIN.',
     notSet: 'U podešavanjima paketomata nije zadat PIN tehničara.',
     leave: 'Izađi iz servisnog menija',
-    open: 'Servisni meni',
   },
   maintenance: {
     title: 'Održavanje',

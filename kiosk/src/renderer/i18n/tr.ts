@@ -97,6 +97,7 @@ export const tr: Messages = {
     courier_not_verified: 'Kurye tanınmadı.',
   },
   final: {
+    title: 'Tamamlandı',
     countdown: '{{seconds}} sn sonra başa dönülecek',
   },
   idle: {
@@ -143,7 +144,6 @@ export const tr: Messages = {
     wrong: 'Yanlış PIN.',
     notSet: 'Dolap yapılandırmasında teknisyen PIN kodu yok.',
     leave: 'Servis menüsünden çık',
-    open: 'Servis menüsü',
   },
   maintenance: {
     title: 'Bakım',

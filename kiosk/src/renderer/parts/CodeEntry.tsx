@@ -30,7 +30,7 @@ export function CodeEntry(props: {
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   const [opened, setOpened] = useState<OpenedDoor | null>(null);
-  const refusal = useRefusal(props.task, state.config?.support_phone ?? '');
+  const refusal = useRefusal(props.task, state);
   const submit = async () => {
     setBusy(true);
     refusal.clear();

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KioskState } from '../../bridge/api';
 import { CabinetMap } from './CabinetMap';
-import { Countdown } from './Countdown';
+import { DoneButton } from './DoneButton';
 import { Screen } from './Screen';
 import { doorStep, type DoorStep, type Stale } from './doorStep';
 
@@ -59,7 +59,7 @@ export function DoorScreen(props: {
       case 'did_not_open':
         return [t('door.didNotOpen', { door }), t('help.doorNotOpenReported', { door })];
       case 'closed_ok':
-        return [t('done'), texts.done];
+        return [t('final.title'), texts.done];
       case 'closed_amiss':
         return [t('door.closed', { door }), texts.amiss];
       case 'take_out':
@@ -92,7 +92,6 @@ export function DoorScreen(props: {
         <>
           {props.progress && <p className="progress">{props.progress}</p>}
           {props.detail && <p className="door-detail">{props.detail}</p>}
-          {final && finish && <Countdown seconds={FINAL_SECONDS} onEnd={finish} />}
         </>
       }
       centre={
@@ -113,11 +112,7 @@ export function DoorScreen(props: {
         (actions || (final && finish)) && (
           <>
             {actions}
-            {final && finish && (
-              <button type="button" className="primary" onClick={finish}>
-                {t('done')}
-              </button>
-            )}
+            {final && finish && <DoneButton seconds={FINAL_SECONDS} onDone={finish} />}
           </>
         )
       }

@@ -66,6 +66,8 @@ export function Keypad(props: Props) {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      // A chord (a technician's Ctrl+Alt+S) is no digit or letter for the display.
+      if (event.ctrlKey || event.altKey || event.metaKey) return;
       if (event.key === '5' && event.repeat) {
         // Held down: the first press typed a 5 that was not meant.
         if (!longPress.current.fired) onChange(value.endsWith('5') ? value.slice(0, -1) : value);

@@ -42,25 +42,47 @@ export function Screen(props: Props) {
     ? `${props.message.speech ?? props.message.text} ${props.instruction}`
     : `${props.heading}. ${props.instruction}`;
   useEffect(() => say(spoken), [spoken, say, options.speech]);
-  return (
-    <div className={`screen screen-${props.variant ?? 'plain'}`} data-screen={props.name}>
-      <div className="screen-info">
-        <h1>{props.heading}</h1>
-        <p className="instruction">{props.instruction}</p>
-        {props.message && (
-          <p
-            className={`message message-${props.message.tone}`}
-            role={props.message.tone === 'error' ? 'alert' : 'status'}
-          >
-            {props.message.text}
-          </p>
-        )}
-        {props.info}
+  const info = (
+    <div className="screen-info">
+      <h1>{props.heading}</h1>
+      <p className="instruction">{props.instruction}</p>
+      {props.message && (
+        <p
+          className={`message message-${props.message.tone}`}
+          role={props.message.tone === 'error' ? 'alert' : 'status'}
+        >
+          {props.message.text}
+        </p>
+      )}
+      {props.info}
+    </div>
+  );
+  const actions = props.actions && <div className="screen-actions">{props.actions}</div>;
+  const main = props.main && <div className="screen-main">{props.main}</div>;
+  const bar = <OptionsBar help={props.help ?? true} />;
+  const variant = props.variant ?? 'plain';
+  if (variant === 'door') {
+    // Portrait halves the screen around the door's number: the map above it, what to do
+    // and the controls below, in one box (landscape places each part itself).
+    return (
+      <div className="screen screen-door" data-screen={props.name}>
+        <div className="screen-lower">
+          {info}
+          {actions}
+          {bar}
+        </div>
+        {props.centre && <div className="screen-centre">{props.centre}</div>}
+        {main}
       </div>
+    );
+  }
+  return (
+    <div className={`screen screen-${variant}`} data-screen={props.name}>
+      {info}
       {props.centre && <div className="screen-centre">{props.centre}</div>}
-      {props.actions && <div className="screen-actions">{props.actions}</div>}
-      {props.main && <div className="screen-main">{props.main}</div>}
-      <OptionsBar help={props.help ?? true} />
+      {actions}
+      {main}
+      {bar}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Refusal } from '../../bridge/api';
+import type { KioskState, Refusal } from '../../bridge/api';
+import { outOfService } from '../kioskView';
 import type { ScreenMessage } from './Screen';
 
 export type Shown = Refusal | { kind: 'unknown_courier' };
@@ -11,11 +12,21 @@ type Task = 'pickup' | 'return' | 'courier';
 /**
  * The refusal on screen and its one sentence. A rate limit is no mistake of this person's:
  * a neutral "please wait N s" that counts down, keeps OK off, and clears itself at zero.
+ *
+ * A locker that goes out of service while someone is typing says so here, as the home
+ * screen would (why, and that the parcels are safe), with OK off meanwhile: what was
+ * typed stays, and it all clears itself when the cause clears. A refusal that only said
+ * the service did not answer is then out of date and goes.
  */
-export function useRefusal(task: Task, supportPhone: string) {
+export function useRefusal(task: Task, state: KioskState) {
   const { t } = useTranslation();
+  const supportPhone = state.config?.support_phone ?? '';
+  const cause = outOfService(state);
   const [refusal, setRefusal] = useState<Shown | null>(null);
   const [seconds, setSeconds] = useState(0);
+  useEffect(() => {
+    if (cause && refusal?.kind === 'unavailable') setRefusal(null);
+  }, [cause, refusal]);
   useEffect(() => {
     if (refusal?.kind !== 'rate_limited') return;
     const until = Date.now() + refusal.retryAfterSeconds * 1000;
@@ -30,7 +41,12 @@ export function useRefusal(task: Task, supportPhone: string) {
   }, [refusal]);
 
   let message: ScreenMessage | null = null;
-  if (refusal) {
+  if (cause) {
+    message = {
+      text: `${t('outOfService.title')}. ${t(`outOfService.${cause}`)} ${t('outOfService.safe')}`,
+      tone: 'warning',
+    };
+  } else if (refusal) {
     const kind = refusal.kind;
     switch (kind) {
       case 'rate_limited': {
@@ -78,8 +94,10 @@ export function useRefusal(task: Task, supportPhone: string) {
     message,
     refuse: setRefusal,
     clear: () => setRefusal(null),
-    /** OK stays off while a rate limit counts down. */
-    locked: refusal?.kind === 'rate_limited',
+    /** OK stays off while a rate limit counts down, and while the locker is out of service. */
+    locked: refusal?.kind === 'rate_limited' || cause !== null,
+    /** Why nothing that needs the service can work now; null when it can. */
+    outOfService: cause,
   };
 }
 

@@ -3,12 +3,12 @@ import { useTranslation } from 'react-i18next';
 import type { Collection, Refusal } from '../../bridge/api';
 import { kiosk } from '../bridge';
 import { BackButton } from '../parts/BackButton';
-import { Countdown } from '../parts/Countdown';
+import { DoneButton } from '../parts/DoneButton';
 import { DoorScreen, FINAL_SECONDS } from '../parts/DoorScreen';
 import { group } from '../parts/Keypad';
 import { Screen } from '../parts/Screen';
 import { useRefusal } from '../parts/useRefusal';
-import { supportPhone, type ScreenProps } from './props';
+import type { ScreenProps } from './props';
 
 /** How a take-out ended, in one sentence with the parcels left in the locker. */
 function endText(t: ReturnType<typeof useTranslation>['t'], c: Collection): string {
@@ -43,7 +43,7 @@ export function CollectScreen({
 }: ScreenProps & { courierNo: string; back: () => void }) {
   const { t } = useTranslation();
   const [id, setId] = useState<number | null>(null);
-  const refusal = useRefusal('courier', supportPhone(state));
+  const refusal = useRefusal('courier', state);
   useEffect(() => {
     void kiosk
       .collectReturns(courierNo)
@@ -90,8 +90,8 @@ export function CollectScreen({
           : t('courier.toTakeOut', { count: collection?.total ?? 0 })
       }
       message={refusal.message}
-      info={ended && <Countdown seconds={FINAL_SECONDS} onEnd={home} />}
-      main={
+      // Reading matter, above Done: what was taken and what stays.
+      info={
         collection &&
         ended &&
         collection.total > 0 && (
@@ -108,13 +108,7 @@ export function CollectScreen({
         )
       }
       actions={
-        ended ? (
-          <button type="button" className="primary" onClick={home}>
-            {t('done')}
-          </button>
-        ) : (
-          <BackButton onClick={back} />
-        )
+        ended ? <DoneButton seconds={FINAL_SECONDS} onDone={home} /> : <BackButton onClick={back} />
       }
     />
   );

@@ -10,21 +10,30 @@ import { Screen } from '../parts/Screen';
 import { isRefusal, useRefusal } from '../parts/useRefusal';
 import { CollectScreen } from './CollectScreen';
 import { FreeDoors } from './FreeDoors';
-import { supportPhone, type ScreenProps } from './props';
+import type { ScreenProps } from './props';
 import { TRACKING_MAX, TRACKING_MIN } from './ReturnScreen';
 
 const COURIER_MIN = 4;
+
+/** Bystanders read the screen too: a courier is greeted by first name only. */
+export function firstName(name: string): string {
+  return name.trim().split(/\s+/)[0] ?? '';
+}
 
 export function CourierScreen(props: ScreenProps) {
   const { state, columns, home, back } = props;
   const { t } = useTranslation();
   const [courierNo, setCourierNo] = useState('');
-  const [courier, setCourier] = useState<{ no: string; name: string } | null>(null);
+  const [courier, setCourier] = useState<{
+    no: string;
+    name: string;
+    toTakeOut: number | null;
+  } | null>(null);
   const [tracking, setTracking] = useState('');
   const [opened, setOpened] = useState<{ door: number; stale: Stale } | null>(null);
   const [busy, setBusy] = useState(false);
   const [collecting, setCollecting] = useState(false);
-  const refusal = useRefusal('courier', supportPhone(state));
+  const refusal = useRefusal('courier', state);
 
   const verify = async () => {
     setBusy(true);
@@ -33,7 +42,11 @@ export function CourierScreen(props: ScreenProps) {
       .catch((): Refusal => ({ kind: 'unavailable' }));
     setBusy(false);
     if (answer.kind === 'verified') {
-      setCourier({ no: courierNo, name: answer.courierName });
+      setCourier({
+        no: courierNo,
+        name: firstName(answer.courierName),
+        toTakeOut: answer.toTakeOut,
+      });
       refusal.clear();
     } else refusal.refuse(answer.kind === 'unknown' ? { kind: 'unknown_courier' } : answer);
   };
@@ -114,13 +127,25 @@ export function CourierScreen(props: ScreenProps) {
       heading={t('courier.hello', { name: courier.name })}
       instruction={t('courier.scan')}
       message={refusal.message}
-      info={<FreeDoors state={state} />}
+      info={
+        <>
+          {courier.toTakeOut !== null && (
+            <p className="to-take-out">{t('courier.toTakeOut', { count: courier.toTakeOut })}</p>
+          )}
+          <FreeDoors state={state} />
+        </>
+      }
       actions={
         <>
           <button type="button" className="secondary" onClick={home}>
             {t('courier.finish')}
           </button>
-          <button type="button" className="secondary" onClick={() => setCollecting(true)}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={refusal.outOfService !== null}
+            onClick={() => setCollecting(true)}
+          >
             {t('courier.collect')}
           </button>
         </>

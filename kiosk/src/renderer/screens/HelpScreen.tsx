@@ -84,13 +84,10 @@ function useReportTexts(
 export function HelpScreen({
   phone,
   close,
-  openService,
   door,
 }: {
   phone: string;
   close: () => void;
-  /** For technicians: the service menu, behind its PIN. */
-  openService: () => void;
   /** The door this person used on this visit; null when none (advice only). */
   door: number | null;
 }) {
@@ -148,14 +145,7 @@ export function HelpScreen({
       instruction={t('help.instruction')}
       info={<SupportContact phone={phone} />}
       help={false}
-      actions={
-        <>
-          <BackButton onClick={close} />
-          <button type="button" className="secondary service-entry" onClick={openService}>
-            {t('service.open')}
-          </button>
-        </>
-      }
+      actions={<BackButton onClick={close} />}
       main={
         <div className="help-topics">
           {TOPICS.map((item) => (

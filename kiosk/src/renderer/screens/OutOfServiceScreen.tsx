@@ -7,7 +7,8 @@ export type OutOfServiceReason =
 
 /**
  * One calm screen while the locker cannot serve anyone: the parcels are safe, here is
- * support. Nothing that cannot work is offered; it clears itself when the cause clears.
+ * support (large, to be called or scanned: the other half of a landscape screen). Nothing
+ * that cannot work is offered; it clears itself when the cause clears.
  */
 export function OutOfServiceScreen({
   reason,
@@ -22,17 +23,14 @@ export function OutOfServiceScreen({
       name="out-of-service"
       heading={t('outOfService.title')}
       instruction={t('outOfService.safe')}
-      help={false}
-      info={
-        <>
-          <p className="reason">{t(`outOfService.${reason}`)}</p>
-          {phone && (
-            <div className="support-contact">
-              <QrCode phone={phone} label={t('help.qr')} />
-              <p className="support-phone">{t('help.phone', { phone })}</p>
-            </div>
-          )}
-        </>
+      info={<p className="reason">{t(`outOfService.${reason}`)}</p>}
+      main={
+        phone && (
+          <div className="support-contact support-contact-large">
+            <QrCode phone={phone} label={t('help.qr')} />
+            <p className="support-phone">{t('help.phone', { phone })}</p>
+          </div>
+        )
       }
     />
   );

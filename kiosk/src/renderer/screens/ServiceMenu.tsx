@@ -32,8 +32,18 @@ export function ServiceMenu({ state, home }: ScreenProps) {
         name="maintenance"
         heading={t('maintenance.title')}
         instruction={t('service.title')}
-        info={<MaintenanceView state={state} />}
         actions={<BackButton onClick={home} label={t('service.leave')} />}
+        main={
+          // Every door's row, scrolled by touch or, once focused, by keyboard.
+          <div
+            className="maintenance-scroll"
+            tabIndex={0}
+            role="region"
+            aria-label={t('maintenance.sensors')}
+          >
+            <MaintenanceView state={state} />
+          </div>
+        }
       />
     );
   }

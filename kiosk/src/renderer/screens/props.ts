@@ -9,5 +9,3 @@ export interface ScreenProps {
   /** Back to the start, keeping this person's language and options. */
   back: () => void;
 }
-
-export const supportPhone = (state: KioskState) => state.config?.support_phone ?? '';

@@ -1,0 +1,386 @@
+import {
+  AlertActionRequestSchema,
+  AlertListQuerySchema,
+  AlertListSchema,
+  AlertSchema,
+  AlertStreamEventSchema,
+  ApiKeyIssuedSchema,
+  ApiKeyListSchema,
+  ApiKeySchema,
+  AuditListSchema,
+  AuditQuerySchema,
+  CourierListSchema,
+  CourierSchema,
+  CreateCourierRequestSchema,
+  CreateOperatorRequestSchema,
+  CreateOrganizationRequestSchema,
+  CreateTerminalRequestSchema,
+  CurrentSessionSchema,
+  DoorServiceAnswerSchema,
+  DoorServiceRequestSchema,
+  FleetOverviewSchema,
+  LoginRequestSchema,
+  OperatorListSchema,
+  OperatorSchema,
+  OperatorSetupIssuedSchema,
+  OrganizationCreatedSchema,
+  OrganizationListSchema,
+  OverdueListSchema,
+  ParcelSearchQuerySchema,
+  ParcelSearchSchema,
+  ReasonRequestSchema,
+  SecondFactorRequestSchema,
+  SessionAnswerSchema,
+  SetupRequestSchema,
+  StationDetailSchema,
+  StationListQuerySchema,
+  StationListSchema,
+  StepUpRequestSchema,
+  TerminalCreatedSchema,
+  TerminalListQuerySchema,
+  TerminalListSchema,
+  TerminalViewSchema,
+} from '@locker/shared';
+import { z } from 'zod';
+import type {
+  ZodOpenApiOperationObject,
+  ZodOpenApiPathsObject,
+  ZodOpenApiResponseObject,
+  ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+
+type Json = (schema: z.ZodType, description: string) => ZodOpenApiResponseObject;
+type Problems = (...statuses: number[]) => ZodOpenApiResponsesObject;
+
+const ops = { tags: ['operations'], security: [{ operatorSession: [] }] };
+
+function body(schema: z.ZodType, required = true) {
+  return { required, content: { 'application/json': { schema } } };
+}
+
+/**
+ * The operations interface (/ops/v1). Unsafe methods need `Origin` of the console (CSRF);
+ * 401 `unauthorized` without a live session, `second_factor_required` half signed in; 403
+ * `forbidden` for a role or station outside the operator's scope (and audited).
+ */
+export function opsPaths(json: Json, problems: Problems): ZodOpenApiPathsObject {
+  const op = (
+    summary: string,
+    response: z.ZodType | null,
+    errors: number[],
+    extra: Partial<ZodOpenApiOperationObject> = {},
+    status = '200',
+  ): ZodOpenApiOperationObject => ({
+    ...ops,
+    summary,
+    ...extra,
+    responses: {
+      [status]: response ? json(response, 'OK') : { description: 'Done' },
+      ...problems(...errors),
+    },
+  });
+  const code = { path: z.object({ code: z.string() }) };
+  const id = { path: z.object({ id: z.string() }) };
+  const email = { path: z.object({ email: z.string() }) };
+  const number = { path: z.object({ number: z.string() }) };
+  return {
+    '/ops/v1/setup': {
+      post: {
+        ...op(
+          'Set a password with the one-time set-up token',
+          null,
+          [401, 403, 422, 429],
+          {
+            security: [],
+            requestBody: body(SetupRequestSchema),
+          },
+          '204',
+        ),
+      },
+    },
+    '/ops/v1/session': {
+      post: op(
+        'Sign in with e-mail and password; sets the session cookie. Unknown e-mail and wrong password answer alike',
+        SessionAnswerSchema,
+        [400, 401, 403, 429],
+        { security: [], requestBody: body(LoginRequestSchema) },
+      ),
+      get: op('The signed-in operator and the session’s expiry', CurrentSessionSchema, [401]),
+      delete: op('Sign out (this session)', null, [401, 403], {}, '204'),
+    },
+    '/ops/v1/sessions': {
+      delete: op(
+        'Sign out everywhere (every session of this operator)',
+        null,
+        [401, 403],
+        {},
+        '204',
+      ),
+    },
+    '/ops/v1/session/second-factor': {
+      post: op(
+        'Finish signing in with the authenticator’s code or a recovery code (the first time: confirms the enrolment and answers the recovery codes, once)',
+        SessionAnswerSchema,
+        [400, 401, 403, 409, 429],
+        { requestBody: body(SecondFactorRequestSchema) },
+      ),
+    },
+    '/ops/v1/session/step-up': {
+      post: op(
+        'Enter the code again: physical actions (remote open) need one from the last 5 minutes',
+        null,
+        [401, 403, 429],
+        { requestBody: body(StepUpRequestSchema) },
+        '204',
+      ),
+    },
+    '/ops/v1/operators': {
+      get: op('Every operator (admin)', OperatorListSchema, [401, 403]),
+      post: op(
+        'A new operator and their one-time set-up link (admin)',
+        OperatorSetupIssuedSchema,
+        [401, 403, 409, 422],
+        { requestBody: body(CreateOperatorRequestSchema) },
+        '201',
+      ),
+    },
+    '/ops/v1/operators/{email}/deactivate': {
+      post: op(
+        'Deactivate an operator; their sessions end (admin)',
+        OperatorSchema,
+        [401, 403, 404],
+        {
+          requestParams: email,
+        },
+      ),
+    },
+    '/ops/v1/operators/{email}/reset': {
+      post: op(
+        'Clear password and second factor, end sessions, issue a new set-up link (admin)',
+        OperatorSetupIssuedSchema,
+        [401, 403, 404],
+        { requestParams: email },
+      ),
+    },
+    '/ops/v1/overview': {
+      get: op(
+        'The first screen’s counts: alerts by severity, stations offline, doors out of service, parcels overdue',
+        FleetOverviewSchema,
+        [401, 403],
+      ),
+    },
+    '/ops/v1/stations': {
+      get: op(
+        'The fleet: stations with door, parcel, terminal and alert counts; filtered, sorted, by cursor',
+        StationListSchema,
+        [401, 403, 422],
+        {
+          requestParams: { query: StationListQuerySchema },
+        },
+      ),
+    },
+    '/ops/v1/stations/{code}': {
+      get: op(
+        'One station: each door and what it holds, terminals, active alerts',
+        StationDetailSchema,
+        [401, 403, 404],
+        {
+          requestParams: code,
+        },
+      ),
+    },
+    '/ops/v1/stations/{code}/overdue': {
+      get: op(
+        'Deliveries past free storage, in ageing groups',
+        OverdueListSchema,
+        [401, 403, 404],
+        {
+          requestParams: code,
+        },
+      ),
+    },
+    '/ops/v1/stations/{code}/doors/{position}/service': {
+      post: op(
+        'Take a door out of service or back in, with the reason (audited)',
+        DoorServiceAnswerSchema,
+        [401, 403, 404, 422],
+        {
+          requestParams: { path: z.object({ code: z.string(), position: z.number().int() }) },
+          requestBody: body(DoorServiceRequestSchema),
+        },
+      ),
+    },
+    '/ops/v1/parcels': {
+      get: op(
+        'Find parcels by tracking number, merchant reference, station code, the last digits of a phone, or station + door; with their history. Says what matched',
+        ParcelSearchSchema,
+        [401, 403, 404, 422],
+        { requestParams: { query: ParcelSearchQuerySchema } },
+      ),
+    },
+    '/ops/v1/alerts': {
+      get: op(
+        'Alerts: active ones most severe then oldest first, or by status',
+        AlertListSchema,
+        [401, 403, 422],
+        {
+          requestParams: { query: AlertListQuerySchema },
+        },
+      ),
+    },
+    '/ops/v1/alerts/stream': {
+      get: {
+        ...ops,
+        summary:
+          'Server-sent events: `event: alert`, data an AlertStreamEvent, for every change of an alert the operator may see, from any server instance',
+        responses: {
+          '200': {
+            description: 'text/event-stream',
+            content: { 'text/event-stream': { schema: AlertStreamEventSchema } },
+          },
+          ...problems(401, 403),
+        },
+      },
+    },
+    '/ops/v1/alerts/{id}/acknowledge': {
+      post: op('Acknowledge an open alert, with a note', AlertSchema, [401, 403, 404, 409], {
+        requestParams: id,
+        requestBody: body(AlertActionRequestSchema, false),
+      }),
+    },
+    '/ops/v1/alerts/{id}/resolve': {
+      post: op('Resolve an alert, with a note', AlertSchema, [401, 403, 404, 409], {
+        requestParams: id,
+        requestBody: body(AlertActionRequestSchema, false),
+      }),
+    },
+    '/ops/v1/terminals': {
+      get: op(
+        'Terminals, filtered by status and station',
+        TerminalListSchema,
+        [401, 403, 404, 422],
+        {
+          requestParams: { query: TerminalListQuerySchema },
+        },
+      ),
+      post: op(
+        'A new terminal and its device token, shown once',
+        TerminalCreatedSchema,
+        [401, 403, 404, 422],
+        {
+          requestBody: body(CreateTerminalRequestSchema),
+        },
+        '201',
+      ),
+    },
+    ...Object.fromEntries(
+      (['disable', 'enable', 'revoke'] as const).map((change) => [
+        `/ops/v1/terminals/{id}/${change}`,
+        {
+          post: op(
+            change === 'revoke'
+              ? 'Revoke a terminal: its token never works again'
+              : change === 'disable'
+                ? 'Disable a terminal (refused at once, kept)'
+                : 'Enable a disabled terminal',
+            TerminalViewSchema,
+            [401, 403, 404, 409],
+            { requestParams: id, requestBody: body(ReasonRequestSchema, false) },
+          ),
+        },
+      ]),
+    ),
+    '/ops/v1/couriers': {
+      get: op('Couriers by number', CourierListSchema, [401, 403, 422], {
+        requestParams: {
+          query: z.object({
+            cursor: z.string().optional(),
+            limit: z.number().int().optional(),
+            q: z.string().optional(),
+            active: z.enum(['true', 'false']).optional(),
+          }),
+        },
+      }),
+      post: op(
+        'A new courier',
+        CourierSchema,
+        [401, 403, 409, 422],
+        { requestBody: body(CreateCourierRequestSchema) },
+        '201',
+      ),
+    },
+    '/ops/v1/couriers/{number}/deactivate': {
+      post: op('Deactivate a courier', CourierSchema, [401, 403, 404], {
+        requestParams: number,
+        requestBody: body(ReasonRequestSchema, false),
+      }),
+    },
+    '/ops/v1/organizations': {
+      get: op('Organizations', OrganizationListSchema, [401, 403, 422], {
+        requestParams: {
+          query: z.object({ cursor: z.string().optional(), limit: z.number().int().optional() }),
+        },
+      }),
+      post: op(
+        'A new organization and its first API key, shown once (admin)',
+        OrganizationCreatedSchema,
+        [401, 403, 422],
+        {
+          requestBody: body(CreateOrganizationRequestSchema),
+        },
+        '201',
+      ),
+    },
+    '/ops/v1/organizations/{id}/keys': {
+      get: op(
+        'An organization’s API keys (never the keys themselves) (admin)',
+        ApiKeyListSchema,
+        [401, 403, 404],
+        { requestParams: id },
+      ),
+      post: op(
+        'Another API key, shown once (admin)',
+        ApiKeyIssuedSchema,
+        [401, 403, 404],
+        { requestParams: id },
+        '201',
+      ),
+    },
+    '/ops/v1/organizations/{id}/keys/rotate': {
+      post: op(
+        'A new API key; every other key is revoked at once (admin)',
+        ApiKeyIssuedSchema,
+        [401, 403, 404],
+        { requestParams: id },
+        '201',
+      ),
+    },
+    '/ops/v1/organizations/{id}/keys/{keyId}/revoke': {
+      post: op('Revoke one API key (admin)', ApiKeySchema, [401, 403, 404], {
+        requestParams: { path: z.object({ id: z.string(), keyId: z.string() }) },
+        requestBody: body(ReasonRequestSchema, false),
+      }),
+    },
+    '/ops/v1/audit': {
+      get: op(
+        'The audit log, newest first; filtered by actor, action (or group), time',
+        AuditListSchema,
+        [401, 403, 422],
+        {
+          requestParams: { query: AuditQuerySchema },
+        },
+      ),
+    },
+    '/ops/v1/audit/export': {
+      get: {
+        ...ops,
+        summary: 'The filtered audit log as CSV (the export is itself audited)',
+        requestParams: { query: AuditQuerySchema.omit({ cursor: true, limit: true }) },
+        responses: {
+          '200': { description: 'CSV', content: { 'text/csv': { schema: z.string() } } },
+          ...problems(401, 403, 422),
+        },
+      },
+    },
+  };
+}
