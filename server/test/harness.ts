@@ -250,3 +250,5 @@ export { pickupCodeHash } from '../src/domain/secrets';
 export { benchDatabase } from '../bench/database';
 export { generateLinkKey, linkSigner } from '../src/link/signing';
 export { LINK_PATH } from '../src/link/hub';
+// Operators as a browser signs them in (cookie, Origin, TOTP), for tests of /ops/v1.
+export { opsClient, signedInOperator, testClock, type OpsClient } from './opsClient';

@@ -6,8 +6,10 @@ import {
   type LinkCommandPayload,
   type LinkOutcome,
 } from '@locker/shared';
-import type { Sql } from '../db/connect';
+import type { Sql, TransactionSql } from '../db/connect';
+import { audit, type Actor } from '../operators/audit';
 import { ProblemError } from '../http/problem';
+import { transaction } from '../db/transaction';
 import type { Logger } from '../logger';
 import type { LinkSigner } from './signing';
 
@@ -119,7 +121,7 @@ export class LinkCommands {
    * Signs and records a command; the insert's notification brings it to the kiosk's
    * connection on whichever instance holds it. It is valid for 60 s from now.
    */
-  async issue(input: IssueCommand): Promise<LinkCommandView> {
+  async issue(input: IssueCommand, db: Sql | TransactionSql = this.sql): Promise<LinkCommandView> {
     if (!this.signer)
       throw new ProblemError(
         'internal_error',
@@ -131,7 +133,7 @@ export class LinkCommands {
     >;
     if (DOOR_KINDS.has(input.kind) !== (input.door !== null))
       throw new Error(`${input.kind} ${DOOR_KINDS.has(input.kind) ? 'needs' : 'takes no'} door`);
-    const [station] = await this.sql<{ id: string; code: string; has_door: boolean }[]>`
+    const [station] = await db<{ id: string; code: string; has_door: boolean }[]>`
       select s.id, s.code,
              exists (select 1 from doors d where d.station_id = s.id
                         and d.position = ${input.door ?? -1}) as has_door
@@ -154,10 +156,10 @@ export class LinkCommands {
     };
     const text = JSON.stringify(payload);
     const signature = Buffer.from(this.signer.sign(text), 'base64');
-    const [row] = await this.sql<Row[]>`
+    const [row] = await db<Row[]>`
       insert into link_commands (id, station_id, door, kind, args, nonce, payload, signature,
                                  issued_by, reason, issued_at, expires_at)
-      values (${payload.id}, ${station.id}, ${input.door}, ${input.kind}, ${this.sql.json(args as never)},
+      values (${payload.id}, ${station.id}, ${input.door}, ${input.kind}, ${db.json(args as never)},
               ${payload.nonce}, ${text}, ${signature}, ${input.issuedBy}, ${input.reason ?? null},
               ${issuedAt}, ${expiresAt})
       returning *, ${station.code}::text as station_code`;
@@ -214,17 +216,55 @@ export class LinkCommands {
    * sends one whose time has passed. Answers how many expired.
    */
   async expireDue(): Promise<number> {
-    const expired = await this.sql<{ id: string; kind: string; station_id: string }[]>`
-      update link_commands
+    // Each expiry and its audit row commit together.
+    const expired = await transaction(this.sql, async (tx) => {
+      const rows = await tx<
+        { id: string; kind: string; station_id: string; target: string; issued_by: string }[]
+      >`
+      update link_commands c
          set status = 'expired', outcome = 'expired', outcome_at = now(),
              outcome_detail = '{"reason":"not delivered in time"}'
-       where status = 'pending' and expires_at <= now()
-      returning id, kind, station_id`;
-    for (const c of expired)
+        from stations s
+       where s.id = c.station_id and c.status = 'pending' and c.expires_at <= now()
+      returning c.id, c.kind, c.station_id, c.issued_by,
+                s.code || coalesce('/' || c.door::text, '') as target`;
+      for (const c of rows) await auditOutcome(tx, c, 'expired');
+      return rows;
+    });
+    for (const c of expired) {
       this.log.warn(
         { command_id: c.id, kind: c.kind, station_id: c.station_id },
         'link command expired undelivered',
       );
+    }
     return expired.length;
   }
+}
+
+/** The link's own entries in the audit log: outcomes arrive with no operator present. */
+export function linkActor(): Actor {
+  return {
+    id: null,
+    name: 'system:link',
+    role: 'system',
+    stations: null,
+    correlationId: randomUUID(),
+    address: null,
+  };
+}
+
+/** A command's outcome, as an audit row beside the row of its issue. */
+export async function auditOutcome(
+  db: Sql | TransactionSql,
+  command: { id: string; kind: string; target: string; issued_by: string },
+  outcome: string,
+): Promise<void> {
+  await audit(db, linkActor(), {
+    action:
+      command.kind === 'open_door' ? 'door.remote_open.outcome' : `link.${command.kind}.outcome`,
+    targetType: command.kind === 'open_door' ? 'door' : 'station',
+    target: command.target,
+    outcome: outcome === 'failed' || outcome === 'refused' ? 'failed' : 'ok',
+    detail: { command_id: command.id, outcome, issued_by: command.issued_by },
+  });
 }

@@ -9,7 +9,7 @@ import type { Logger } from '../logger';
  */
 export async function recordDoorStates(
   sql: Sql,
-  stationId: string,
+  station: { id: string; code: string },
   doors: LinkDoorState[],
 ): Promise<void> {
   if (doors.length === 0) return;
@@ -20,30 +20,51 @@ export async function recordDoorStates(
     item_present: d.itemPresent,
     in_session: d.inSession,
   }));
+  // One statement: the states; a "left open" alert of a door now seen shut resolved (the
+  // condition cleared); and the doors that changed announced to every instance, for the
+  // operations stream (NOTIFY locker_door_state, delivered on commit).
   await sql`
-    insert into door_sensor_states as d
-           (station_id, position, known, closed, item_present, in_session, open_since,
-            seen_at, changed_at)
-    select ${stationId}::uuid, u.position, u.known, u.closed, u.item_present, u.in_session,
-           case when u.closed = false then now() end, now(), now()
-      from jsonb_to_recordset(${sql.json(rows)})
-           as u (position int, known bool, closed bool, item_present bool, in_session bool)
-    on conflict (station_id, position) do update
-       set known = excluded.known,
-           closed = coalesce(excluded.closed, d.closed),
-           item_present = case when excluded.known then excluded.item_present else d.item_present end,
-           in_session = excluded.in_session,
-           open_since = case when excluded.closed is null then d.open_since
-                             when excluded.closed then null
-                             else coalesce(d.open_since, now()) end,
-           left_open_alerted_at = case when excluded.closed then null
-                                       else d.left_open_alerted_at end,
-           seen_at = now(),
-           changed_at = case when (d.known, d.closed, d.item_present, d.in_session)
-                                  is distinct from
-                                  (excluded.known, coalesce(excluded.closed, d.closed),
-                                   excluded.item_present, excluded.in_session)
-                             then now() else d.changed_at end`;
+    with up as (
+      insert into door_sensor_states as d
+             (station_id, position, known, closed, item_present, in_session, open_since,
+              seen_at, changed_at)
+      select ${station.id}::uuid, u.position, u.known, u.closed, u.item_present, u.in_session,
+             case when u.closed = false then now() end, now(), now()
+        from jsonb_to_recordset(${sql.json(rows)})
+             as u (position int, known bool, closed bool, item_present bool, in_session bool)
+      on conflict (station_id, position) do update
+         set known = excluded.known,
+             closed = coalesce(excluded.closed, d.closed),
+             item_present = case when excluded.known then excluded.item_present
+                                 else d.item_present end,
+             in_session = excluded.in_session,
+             open_since = case when excluded.closed is null then d.open_since
+                               when excluded.closed then null
+                               else coalesce(d.open_since, now()) end,
+             left_open_alerted_at = case when excluded.closed then null
+                                         else d.left_open_alerted_at end,
+             seen_at = now(),
+             changed_at = case when (d.known, d.closed, d.item_present, d.in_session)
+                                    is distinct from
+                                    (excluded.known, coalesce(excluded.closed, d.closed),
+                                     excluded.item_present, excluded.in_session)
+                               then now() else d.changed_at end
+      returning d.position, d.known, d.closed, d.item_present, d.in_session, d.open_since,
+                d.changed_at = now() as changed
+    ), cleared as (
+      update alerts a
+         set status = 'resolved', resolved_at = now(), resolved_by = 'system',
+             resolution = 'cleared', resolve_note = 'the door was seen shut'
+        from up join doors dr on dr.station_id = ${station.id}::uuid and dr.position = up.position
+       where up.closed and a.kind = 'door_left_open' and a.door_id = dr.id
+         and a.status <> 'resolved'
+    )
+    select pg_notify('locker_door_state', json_build_object(
+             's', ${station.id}::text, 'c', ${station.code}::text, 't', now(),
+             'd', json_agg(json_build_array(up.position, up.known, up.closed, up.item_present,
+                                            up.in_session, up.open_since)))::text)
+      from up where up.changed
+    having count(*) > 0`;
 }
 
 /**
@@ -71,8 +92,9 @@ export async function alertDoorsLeftOpen(
                         and i.seen_at > now() - interval '30 seconds')
       returning d.station_id, d.position, d.open_since
     ), raised as (
-      insert into alerts (kind, station_id, message)
+      insert into alerts (kind, station_id, door_id, message)
       select 'door_left_open', o.station_id,
+             (select id from doors where station_id = o.station_id and position = o.position),
              format('door %s open for more than %s s with nobody at it', o.position, ${limitSeconds}::int)
         from opened o
     )

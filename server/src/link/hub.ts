@@ -15,6 +15,8 @@ import { ProblemError } from '../http/problem';
 import type { Logger } from '../logger';
 import { terminalByToken, type AuthenticatedTerminal } from '../terminal/auth';
 import type { TerminalAuthCache } from '../terminal/authCache';
+import { transaction } from '../db/transaction';
+import { auditOutcome } from './commands';
 import { recordDoorStates } from './doorStates';
 
 export const LINK_PATH = '/terminal/v1/link';
@@ -26,9 +28,30 @@ interface Connection {
   ws: WebSocket;
   terminalId: string;
   stationId: string;
+  stationCode: string;
   /** Answered the last ping (or said anything since). */
   alive: boolean;
   connectedAt: Date;
+}
+
+/** Doors that changed at a station, as the operations stream shows them. */
+export interface DoorStatesEvent {
+  station_id: string;
+  station_code: string;
+  at: string;
+  doors: {
+    position: number;
+    state: 'open' | 'closed' | 'unknown';
+    item_present: boolean | null;
+    in_session: boolean;
+    open_since: string | null;
+  }[];
+}
+
+interface DoorWatcher {
+  /** Technicians: their stations; null: every station. */
+  stations: string[] | null;
+  send(event: DoorStatesEvent): void;
 }
 
 export interface LinkHubDeps {
@@ -76,6 +99,7 @@ export class LinkHub {
   private instanceBeat: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   private closing = false;
+  private readonly doorWatchers = new Set<DoorWatcher>();
 
   constructor(private readonly d: LinkHubDeps) {}
 
@@ -115,6 +139,8 @@ export class LinkHub {
         const [stationId, version] = payload.split(' ');
         if (stationId && version) this.hint(stationId, version);
       }),
+      // Doors that changed, at any station, reported to any instance: to this one's watchers.
+      sql.listen('locker_door_state', (payload) => this.doorsChanged(payload)),
       // Revoked, disabled or moved: the link ends; a reconnect is judged afresh.
       sql.listen('locker_terminal', (terminalId) => {
         this.byTerminal.get(terminalId)?.ws.close(4001, 'terminal changed');
@@ -125,6 +151,37 @@ export class LinkHub {
     };
     this.pinger = setInterval(() => this.ping(), this.d.pingSeconds * 1000);
     this.pinger.unref();
+  }
+
+  /** Every change of a door's sensor state (of `stations`, null: all) until unsubscribed. */
+  watchDoors(stations: string[] | null, send: DoorWatcher['send']): () => void {
+    const watcher = { stations, send };
+    this.doorWatchers.add(watcher);
+    return () => this.doorWatchers.delete(watcher);
+  }
+
+  private doorsChanged(payload: string): void {
+    if (this.doorWatchers.size === 0) return;
+    const p = JSON.parse(payload) as {
+      s: string;
+      c: string;
+      t: string;
+      d: [number, boolean, boolean | null, boolean | null, boolean, string | null][];
+    };
+    const event: DoorStatesEvent = {
+      station_id: p.s,
+      station_code: p.c,
+      at: new Date(p.t).toISOString(),
+      doors: p.d.map(([position, known, closed, item, inSession, openSince]) => ({
+        position,
+        state: !known ? 'unknown' : closed ? 'closed' : 'open',
+        item_present: item,
+        in_session: inSession,
+        open_since: openSince === null ? null : new Date(openSince).toISOString(),
+      })),
+    };
+    for (const w of this.doorWatchers)
+      if (w.stations === null || w.stations.includes(event.station_id)) w.send(event);
   }
 
   /** Node's `upgrade` event: the link's path only; everything else is refused. */
@@ -171,6 +228,7 @@ export class LinkHub {
       ws,
       terminalId: terminal.id,
       stationId: station.id,
+      stationCode: station.code,
       alive: true,
       connectedAt: new Date(),
     };
@@ -326,13 +384,20 @@ export class LinkHub {
    * acknowledged so the kiosk forgets it; a repeat is acknowledged and changes nothing.
    */
   private async recordOutcome(conn: Connection, m: LinkOutcomeMessage): Promise<void> {
-    const [row] = await this.d.sql<{ id: string; kind: string }[]>`
-      update link_commands
+    // The outcome and its audit row commit together: whoever the notification wakes finds both.
+    const row = await transaction(this.d.sql, async (tx) => {
+      const [row] = await tx<{ id: string; kind: string; target: string; issued_by: string }[]>`
+      update link_commands c
          set status = ${m.outcome === 'expired' ? 'expired' : 'done'},
-             outcome = ${m.outcome}, outcome_detail = ${this.d.sql.json(m.detail as never)},
+             outcome = ${m.outcome}, outcome_detail = ${tx.json(m.detail as never)},
              outcome_at = ${m.at}
-       where id = ${m.id} and terminal_id = ${conn.terminalId} and status = 'sent'
-      returning id, kind`;
+        from stations s
+       where s.id = c.station_id and c.id = ${m.id} and c.terminal_id = ${conn.terminalId}
+         and c.status = 'sent'
+      returning c.id, c.kind, c.issued_by, s.code || coalesce('/' || c.door::text, '') as target`;
+      if (row) await auditOutcome(tx, row, m.outcome);
+      return row;
+    });
     this.d.logger.info(
       {
         command_id: m.id,
@@ -346,7 +411,7 @@ export class LinkHub {
   }
 
   private async recordDoors(conn: Connection, m: LinkDoorsMessage): Promise<void> {
-    await recordDoorStates(this.d.softSql, conn.stationId, m.doors);
+    await recordDoorStates(this.d.softSql, { id: conn.stationId, code: conn.stationCode }, m.doors);
   }
 
   /** Ends every link (kiosks reconnect to another instance) and stops listening. */

@@ -89,3 +89,33 @@ create table door_sensor_states (
 );
 create index door_sensor_states_open on door_sensor_states (open_since)
   where open_since is not null and left_open_alerted_at is null;
+
+-- Migration 010 kept room for the link's state on doors and terminals; it lives in the
+-- tables above instead (a state per door with its history of the current opening, a
+-- link per terminal judged by its instance's liveness), so those columns go.
+alter table doors drop column sensor_state, drop column sensor_seen_at;
+alter table terminals drop column link_connected_at;
+
+-- Remote opens beyond the limits (per operator, network-wide) wait for a second admin.
+create table link_approvals (
+  id uuid primary key,
+  station_id uuid not null references stations (id) on delete cascade,
+  door integer not null,
+  reason text not null,
+  requested_by text not null,
+  requested_role text not null,
+  requested_at timestamptz not null default now(),
+  expires_at timestamptz not null,
+  approved_by text,
+  approved_at timestamptz,
+  command_id uuid references link_commands (id)
+);
+
+-- The link's alerts: a burst of remote opens is critical; a door left open a warning.
+create or replace function alert_severity(kind text) returns text language sql immutable as $$
+  select case
+    when kind in ('terminal_offline', 'pickup_brute_force', 'return_brute_force',
+                  'courier_brute_force', 'remote_open_burst') then 'critical'
+    when kind in ('webhook_endpoint_disabled') then 'info'
+    else 'warning' end
+$$;
