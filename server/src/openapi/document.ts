@@ -186,6 +186,20 @@ export function openApiDocument() {
         OkResponseSchema,
         [400, 401, 403, 404],
       ),
+      '/terminal/v1/link/logs/{commandId}': {
+        post: {
+          tags: ['terminal'],
+          summary:
+            'Extension (the live link): the log bundle an `upload_logs` command asked for, gzip-compressed JSON lines. The link itself is `GET /terminal/v1/link` upgraded to a WebSocket (subprotocol locker-link.v1), described in docs/terminal-extensions.md',
+          security: [{ deviceToken: [] }],
+          requestParams: { path: z.object({ commandId: z.guid() }) },
+          requestBody: {
+            required: true,
+            content: { 'application/gzip': { schema: z.string().meta({ format: 'binary' }) } },
+          },
+          responses: { '200': json(OkResponseSchema, 'OK'), ...problems(400, 401, 404, 413) },
+        },
+      },
       '/api/v1/shipments': {
         post: {
           tags: ['merchant'],

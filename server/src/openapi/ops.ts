@@ -19,6 +19,9 @@ import {
   DoorServiceAnswerSchema,
   DoorServiceRequestSchema,
   FleetOverviewSchema,
+  LinkCommandRequestSchema,
+  LinkCommandViewSchema,
+  RemoteOpenRequestSchema,
   LoginRequestSchema,
   OperatorListSchema,
   OperatorSchema,
@@ -209,6 +212,76 @@ export function opsPaths(json: Json, problems: Problems): ZodOpenApiPathsObject 
           requestBody: body(DoorServiceRequestSchema),
         },
       ),
+    },
+    '/ops/v1/stations/{code}/doors/{position}/open': {
+      post: op(
+        'Open one door remotely over the live link (reason required; the second factor entered within 5 minutes, else 403 step_up_required). 200 with the outcome (opened, did_not_open, unknown, already_open, expired), or 202 with Location to poll after wait_seconds. Past 3 opens a minute per operator or 10 across the network: 429 approval_required, Location the approval a second administrator gives',
+        LinkCommandViewSchema,
+        [401, 403, 404, 422, 429],
+        {
+          requestParams: { path: z.object({ code: z.string(), position: z.number().int() }) },
+          requestBody: body(RemoteOpenRequestSchema),
+        },
+      ),
+    },
+    '/ops/v1/link/approvals/{id}/approve': {
+      post: op(
+        'A second administrator approves a remote open held back by the limits (not the one who asked; within 5 minutes); answers as the open does',
+        LinkCommandViewSchema,
+        [401, 403, 404, 409],
+        {
+          requestParams: id,
+          requestBody: body(LinkCommandRequestSchema.pick({ wait_seconds: true }), false),
+        },
+      ),
+    },
+    '/ops/v1/stations/{code}/link/refresh-config': {
+      post: op(
+        'The kiosk fetches its configuration now (the live link)',
+        LinkCommandViewSchema,
+        [401, 403, 404, 422],
+        { requestParams: code, requestBody: body(LinkCommandRequestSchema, false) },
+      ),
+    },
+    '/ops/v1/stations/{code}/link/reload-screen': {
+      post: op(
+        'The kiosk reloads its screen (the live link)',
+        LinkCommandViewSchema,
+        [401, 403, 404, 422],
+        { requestParams: code, requestBody: body(LinkCommandRequestSchema, false) },
+      ),
+    },
+    '/ops/v1/stations/{code}/link/upload-logs': {
+      post: op(
+        'The kiosk uploads its logs of the last `minutes` (default 30); fetch them with GET /ops/v1/link/commands/{id}/logs',
+        LinkCommandViewSchema,
+        [401, 403, 404, 422],
+        { requestParams: code, requestBody: body(LinkCommandRequestSchema, false) },
+      ),
+    },
+    '/ops/v1/link/commands/{id}': {
+      get: op('A command to a kiosk and what came of it', LinkCommandViewSchema, [401, 403, 404], {
+        requestParams: id,
+      }),
+    },
+    '/ops/v1/link/commands/{id}/logs': {
+      get: {
+        ...op(
+          'A kiosk’s uploaded logs: gzip-compressed JSON lines (audited)',
+          null,
+          [401, 403, 404],
+          {
+            requestParams: id,
+          },
+        ),
+        responses: {
+          '200': {
+            description: 'The bundle',
+            content: { 'application/gzip': { schema: z.string().meta({ format: 'binary' }) } },
+          },
+          ...problems(401, 403, 404),
+        },
+      },
     },
     '/ops/v1/parcels': {
       get: op(

@@ -179,7 +179,7 @@ export function opsRouter(services: Services): Router {
   );
 
   // The live link to kiosks (server/src/link): remote opens and the other commands.
-  const link = { sql, commands: services.link.commands, logger: services.logger };
+  const link = () => ({ sql, commands: services.link.commands, logger: services.logger });
   /** The command once it has an outcome (200), or after `wait` seconds as it stands (202). */
   const answerCommand = async (ctx: Context, command: LinkCommandView, wait = 10) => {
     const latest =
@@ -211,7 +211,7 @@ export function opsRouter(services: Services): Router {
       const position = validate(Position, ctx.params.position, 'validation_failed');
       await stepUpFor(ctx, 'door.remote_open', `${ctx.params.code}/${position}`);
       const input = await bodyOf(ctx, RemoteOpenRequestSchema);
-      const result = await requestRemoteOpen(link, ctx.state.actor, {
+      const result = await requestRemoteOpen(link(), ctx.state.actor, {
         station: ctx.params.code!,
         position,
         reason: input.reason,
@@ -233,7 +233,7 @@ export function opsRouter(services: Services): Router {
     async (ctx) => {
       await stepUpFor(ctx, 'door.remote_open.approve', ctx.params.id!);
       const input = await bodyOf(ctx, LinkCommandRequestSchema.pick({ wait_seconds: true }));
-      const command = await approveRemoteOpen(link, ctx.state.actor, ctx.params.id!);
+      const command = await approveRemoteOpen(link(), ctx.state.actor, ctx.params.id!);
       await answerCommand(ctx, command, input.wait_seconds);
     },
   );
@@ -248,7 +248,7 @@ export function opsRouter(services: Services): Router {
       ...can('terminals.manage', `link.${kind}`),
       async (ctx) => {
         const input = await bodyOf(ctx, LinkCommandRequestSchema);
-        const command = await requestStationCommand(link, ctx.state.actor, {
+        const command = await requestStationCommand(link(), ctx.state.actor, {
           station: ctx.params.code!,
           kind,
           args: kind === 'upload_logs' ? { minutes: input.minutes ?? 30 } : {},
