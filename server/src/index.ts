@@ -14,3 +14,4 @@ export {
 export * as admin from './admin/commands';
 export { runAdmin, type AdminIo } from './admin/run';
 export { createLogger, type Logger } from './logger';
+export { generateLinkKey, linkSigner } from './link/signing';
