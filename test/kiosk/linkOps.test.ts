@@ -86,7 +86,7 @@ async function opsStream(stack: TestStack, cookie: string) {
       // aborted
     }
   })();
-  stops.push(async () => controller.abort());
+  stops.push(() => Promise.resolve(controller.abort()));
   await waitFor(() => connected);
   return events;
 }
