@@ -139,9 +139,12 @@ const trafficStart = Date.now();
 for (const c of [plain.counts, linked.counts]) for (const k of Object.keys(c)) delete c[k];
 const gridChanges = setInterval(() => {
   // A grid change at both stations (a door in and out of service, as a technician would).
-  void db.sql`
+  // postgres.js runs a query once it is awaited (or caught): never a bare `void`.
+  db.sql`
     update doors set out_of_service = not out_of_service
-     where position = 8 and station_id in (select id from stations where code in ('LBOFF', 'LBON'))`;
+     where position = 8 and station_id in (select id from stations where code in ('LBOFF', 'LBON'))`.catch(
+    (error: unknown) => console.error('grid change failed', error),
+  );
 }, GRID_CHANGE_SECONDS * 1000);
 
 // 1. Command → outcome.
