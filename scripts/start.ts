@@ -121,6 +121,9 @@ async function startKiosk(
 let server: RunningServer | undefined;
 try {
   const port = kioskPort();
+  // The demo's receivers (and a newcomer's) listen on this machine: webhooks may go to
+  // loopback and private addresses here, unless WEBHOOK_ALLOW_PRIVATE says otherwise.
+  process.env.WEBHOOK_ALLOW_PRIVATE ||= 'true';
   const key = linkKey();
   server = await startServer({ linkSigningKey: key.seed });
   const demo = await demoScene(server.sql);

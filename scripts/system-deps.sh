@@ -11,6 +11,10 @@ command -v socat >/dev/null || needed+=(socat)
 command -v pdftoppm >/dev/null || needed+=(poppler-utils)
 command -v zbarimg >/dev/null || needed+=(zbar-tools)
 command -v chromium >/dev/null || needed+=(chromium)
+# The kiosk's systemd units are checked by systemd-analyze verify, which wants every
+# command they run to exist: cage is the touchscreen session's compositor.
+command -v systemd-analyze >/dev/null || needed+=(systemd)
+command -v cage >/dev/null || needed+=(cage)
 ls /usr/lib/postgresql/*/bin/postgres /usr/lib/postgresql/*/bin/pg_restore >/dev/null 2>&1 || needed+=(postgresql-15 postgresql-client-15)
 [ ${#needed[@]} -eq 0 ] && exit 0
 echo "installing test dependencies: ${needed[*]}" >&2

@@ -138,6 +138,23 @@ describe('LockBoard.open', () => {
     expect(unlocks()).toHaveLength(1);
   });
 
+  it('answers unknown after a brown-out while every door is being watched: a cabinet read waits for the unlock', async () => {
+    // The kiosk reads the whole cabinet all the time (watchDoors). Its reads of a board
+    // gone silent must not take the unlock's own polls' places on the bus, or the unlock
+    // hears too few of its own reads go unanswered and calls the door did_not_open.
+    const { board, cabinet, unlocks } = await connect(
+      { boards: 1 },
+      { replyTimeoutMs: 60, openTimeoutMs: 600 },
+    );
+    const watch = board.watchDoors({ intervalMs: 1 });
+    // Silent for about two of the unlock's reads (60 ms each, 100 ms of guard after).
+    cabinet.cutPowerOnNextPulse(0, 250);
+    const result = await board.open(2);
+    await watch.stop();
+    expect(result).toMatchObject({ outcome: 'unknown', pulses: 1, seenOpenAfterMs: null });
+    expect(unlocks()).toHaveLength(1);
+  });
+
   it('answers did_not_open through one lost reply: the board was heard through the window', async () => {
     const { board, cabinet } = await connect(
       { boards: 1, dropAfterUnlock: 1 },

@@ -112,10 +112,16 @@ export class LockBoard {
     }
   }
 
-  /** A board's status, tried `readAttempts` times; undefined when it stays silent. */
+  /**
+   * A board's status, tried `readAttempts` times; undefined when it stays silent. Each try
+   * waits for any unlock in progress: its polls judge whether the board went silent after
+   * the pulse (a brown-out gives `unknown`), and other reads in their place on the bus
+   * would leave the unlock too few of its own to tell.
+   */
   private async readBoard(board: number): Promise<ResponseFrame | undefined> {
     const attempts = this.bus.timings.readAttempts;
     for (let i = 0; i < attempts; i++) {
+      while (this.opening.size > 0) await Promise.allSettled([...this.opening.values()]);
       const frame = await this.tryBoardStatus(board, false);
       if (frame) return frame;
     }

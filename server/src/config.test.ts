@@ -26,6 +26,15 @@ describe('server settings', () => {
     expect(loadConfig({ PORT: '9000', DATABASE_URL: '' }).port).toBe(9000);
   });
 
+  it('sends webhooks to public addresses only unless WEBHOOK_ALLOW_PRIVATE=true', () => {
+    expect(loadConfig({}).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookAllowPrivate).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'false' }).webhookAllowPrivate).toBe(false);
+    expect(problem({ WEBHOOK_ALLOW_PRIVATE: 'yes' })).toBe(
+      'bad setting: WEBHOOK_ALLOW_PRIVATE must be true or false (got "yes")',
+    );
+  });
+
   it('names the variable of every bad value, and what it must be', () => {
     expect(problem({ PORT: '80a80' })).toBe(
       'bad setting: PORT must be a whole number from 0 to 65535 (got "80a80")',
@@ -78,11 +87,13 @@ describe('server settings', () => {
     const message = problem({ NODE_ENV: 'production' });
     expect(message).toMatch(/PICKUP_CODE_SECRET must be set to a secret of your own/);
     expect(message).toMatch(/SMS_TRANSPORT must not be console with NODE_ENV=production/);
+    expect(message).toMatch(/WEBHOOK_SECRET_KEYS must be set with NODE_ENV=production/);
     expect(
       loadConfig({
         NODE_ENV: 'production',
         PICKUP_CODE_SECRET: 'a-long-production-secret-value',
         SMS_TRANSPORT: 'file:/var/log/sms.jsonl',
+        WEBHOOK_SECRET_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
       }).production,
     ).toBe(true);
   });

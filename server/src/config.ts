@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DEVELOPMENT_KEYRING, type Keyring } from './webhooks/secretKeys';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -52,6 +53,13 @@ export interface ServerConfig {
   trustProxy: boolean;
   /** The clock of operator sessions and TOTP; not a setting: tests move it. */
   clock?: () => Date;
+  /**
+   * Webhooks may go to loopback, private and other internal addresses: for development
+   * and the sandbox's local receivers, never for merchants on a shared deployment.
+   */
+  webhookAllowPrivate: boolean;
+  /** Encrypt webhook signing secrets at rest: the first encrypts, every one decrypts. */
+  webhookSecretKeys: Keyring;
 }
 
 export interface TwilioSettings {
@@ -78,6 +86,26 @@ function whole(min: number, max: number) {
     .regex(/^\d+$/, message)
     .transform(Number)
     .pipe(z.number().int().min(min, message).max(max, message));
+}
+
+const KEYRING_FORMAT =
+  'must be ID:KEY[,ID:KEY…] (the first encrypts), each ID letters, digits, - or _ and each KEY 32 bytes in base64 (openssl rand -base64 32)';
+
+/** `WEBHOOK_SECRET_KEYS`: `k2:<base64>,k1:<base64>`, ids unique. */
+function keyring(value: string, ctx: z.RefinementCtx): Keyring {
+  const keys = value.split(',').map((entry) => {
+    const match = /^\s*([A-Za-z0-9_-]{1,32}):([A-Za-z0-9+/]{43}=)\s*$/.exec(entry);
+    return match ? { id: match[1]!, key: Buffer.from(match[2]!, 'base64') } : undefined;
+  });
+  const ids = keys.map((k) => k?.id);
+  if (
+    keys.some((k) => k === undefined || k.key.length !== 32) ||
+    new Set(ids).size !== ids.length
+  ) {
+    ctx.addIssue({ code: 'custom', message: KEYRING_FORMAT });
+    return z.NEVER;
+  }
+  return keys as Keyring;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -170,6 +198,14 @@ const EnvSchema = z
       .optional(),
     OPERATOR_SECRET_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
     TRUST_PROXY: z.enum(['true', 'false'], 'must be true or false').default('false'),
+    WEBHOOK_SECRET_KEYS: z
+      .string()
+      .optional()
+      .transform((value, ctx) => (value === undefined ? undefined : keyring(value, ctx))),
+    WEBHOOK_ALLOW_PRIVATE: z
+      .enum(['true', 'false'], 'must be true or false')
+      .default('false')
+      .transform((v) => v === 'true'),
   })
   .superRefine((env, ctx) => {
     if (env.OPS_WEBHOOK_URL && !env.OPS_WEBHOOK_SECRET) {
@@ -196,6 +232,14 @@ const EnvSchema = z
         path: ['PICKUP_CODE_SECRET'],
         message:
           'must be set to a secret of your own with NODE_ENV=production (the development value is public)',
+      });
+    }
+    if (env.WEBHOOK_SECRET_KEYS === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_SECRET_KEYS'],
+        message:
+          'must be set with NODE_ENV=production (the development key is public): ID:KEY, KEY 32 random bytes in base64',
       });
     }
     if (env.SMS_TRANSPORT === 'console') {
@@ -264,5 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     opsWebhookSecret: e.OPS_WEBHOOK_SECRET,
     operatorSecretKey: e.OPERATOR_SECRET_KEY,
     trustProxy: e.TRUST_PROXY === 'true',
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    webhookSecretKeys: e.WEBHOOK_SECRET_KEYS ?? DEVELOPMENT_KEYRING,
   };
 }

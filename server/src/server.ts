@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { createHttpServer } from './http/nodeServer';
-import { loadConfig, type ServerConfig } from './config';
+import { ConfigError, loadConfig, type ServerConfig } from './config';
 import { connect, type Sql } from './db/connect';
 import { ensureEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
 import { migrate } from './db/migrate';
@@ -16,6 +16,8 @@ import { pruneIdempotencyKeys } from './merchant/idempotency';
 import { sendStorageNotices } from './notices/storage';
 import { pruneMerchantRateWindows } from './merchant/rateLimit';
 import { webhookChannel } from './webhooks/channel';
+import { startWebhookDispatcher } from './webhooks/dispatcher';
+import { missingKeys, resealSecrets, type Keyring } from './webhooks/secretKeys';
 import {
   listenForAuthChanges,
   noteCommittedVersion,
@@ -34,6 +36,7 @@ export interface RunningServer {
   port: number;
   sql: Sql;
   logger: Logger;
+  config: ServerConfig;
   /** Runs the SMS and webhook deliveries once, now, and waits for them to finish. */
   deliverNow(): Promise<void>;
   /** The live link: this instance's kiosk connections, and commands to any kiosk. */
@@ -64,6 +67,23 @@ export async function openDatabase(config: ServerConfig): Promise<OpenDatabase> 
   return { url: embedded.url, sql: connect(embedded.url, { max: config.dbPoolSize }), embedded };
 }
 
+/**
+ * Every stored webhook secret must open with the configured keys (a server that could
+ * not sign would fail every delivery); those still in clear (before migration 012, or
+ * written by an older instance) are encrypted now.
+ */
+async function prepareWebhookSecrets(sql: Sql, keyring: Keyring, logger: Logger): Promise<void> {
+  const missing = await missingKeys(sql, keyring);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `bad setting: WEBHOOK_SECRET_KEYS must still list the key ${missing.map((k) => `"${k}"`).join(', ')}: webhook secrets are encrypted with it (keep it after the new first key until \`pnpm admin webhooks rotate-key\` has run)`,
+    );
+  }
+  const sealed = await resealSecrets(sql, keyring, 'clear');
+  if (sealed > 0)
+    logger.info({ endpoints: sealed }, 'webhook secrets stored in clear now encrypted');
+}
+
 /** Migrates, serves both interfaces and runs the background work until `close()`. */
 export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
@@ -75,6 +95,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   try {
     await migrate(sql);
     await syncOpsWebhookTarget(sql, config);
+    await prepareWebhookSecrets(sql, config.webhookSecretKeys, logger);
   } catch (error) {
     await sql.end({ timeout: 1 });
     await embedded?.stop();
@@ -88,10 +109,12 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const pollers: Poller[] = [];
   const sms = startPoller('sms', 1000, logger, () => deliverDue(sql, smsPolicy, logger));
   pollers.push(sms);
-  const webhookPolicy = webhookChannel(sql);
-  const webhooks = startPoller('webhooks', 1000, logger, () =>
-    deliverDue(sql, webhookPolicy, logger),
-  );
+  const webhookPolicy = webhookChannel(sql, {
+    destination: { allowPrivate: config.webhookAllowPrivate },
+    keyring: config.webhookSecretKeys,
+  });
+  // Not in batches like the SMS: each delivery on its own, fair across endpoints.
+  const webhooks = startWebhookDispatcher(sql, webhookPolicy, logger);
   pollers.push(webhooks);
   // Only an instance that knows the operations webhook delivers to it.
   const opsWebhookPolicy = opsWebhookChannel(config);
@@ -183,6 +206,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     port,
     sql,
     logger,
+    config,
     deliverNow: async () => {
       await Promise.all([sms.runNow(), webhooks.runNow(), opsWebhooks?.runNow()]);
     },

@@ -8,6 +8,7 @@ import * as admin from '../src/admin/commands';
 import type { ServerConfig } from '../src/config';
 import { registerShipment } from '../src/shipments/register';
 import { generateLinkKey, linkSigner } from '../src/link/signing';
+import { createEndpoint } from '../src/webhooks/endpoints';
 import { startServer, type RunningServer } from '../src/server';
 import { freshDatabaseUrl } from './databases';
 
@@ -86,6 +87,8 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
     logLevel: 'silent',
     dbPoolSize: 10,
     linkSigningKey: linkKey.seed,
+    // The tests' webhook receivers listen on loopback.
+    webhookAllowPrivate: true,
     ...overrides,
   });
   const { sql } = server;
@@ -143,8 +146,12 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
     },
     /** Gives the organization a webhook endpoint (nothing listens: deliveries stay queued). */
     subscribeWebhooks: (organizationId: string) =>
-      sql`insert into webhook_endpoints (organization_id, url, secret)
-          values (${organizationId}, 'http://127.0.0.1:9/hook', 'whsec_dGVzdA==')`,
+      createEndpoint(
+        sql,
+        organizationId,
+        { url: 'http://127.0.0.1:9/hook' },
+        server.config.webhookSecretKeys,
+      ),
     /** Types of the events recorded for a shipment, oldest first. */
     webhookTypesOf: async (shipmentId: string) =>
       (

@@ -5,3 +5,4 @@ export * from './merchant';
 export * from './platform';
 export * from './link';
 export * from './ops';
+export * from './capacity';

@@ -1,5 +1,6 @@
 import { isValidPhoneNumber } from 'libphonenumber-js/max';
 import { z } from 'zod';
+import { ReservationSchema } from './capacity';
 import { LanguageSchema, SIZES, SizeSchema, text } from './common';
 
 // Part B of the interface. Field names are the spec's snake_case.
@@ -11,6 +12,8 @@ export const SHIPMENT_STATUSES = [
   'return_started',
   'returned_to_locker',
   'return_collected',
+  // Extension (issue 27): a booking cancelled before its deposit.
+  'cancelled',
 ] as const;
 export const ShipmentStatusSchema = z.enum(SHIPMENT_STATUSES);
 export type ShipmentStatus = z.infer<typeof ShipmentStatusSchema>;
@@ -41,6 +44,15 @@ export const CreateShipmentRequestSchema = z
       error: 'must be one of sq, sr, tr, en',
     }),
     merchant_order_reference: text().max(100).optional(),
+    /**
+     * Extension: hold a door the parcel fits from now until its deposit (or until the
+     * station's reservation time lapses); a station with none free answers 409
+     * `station_full` with the nearest stations that have room. Omitted: no door is held,
+     * and the deposit may find the station full (409 `cabinet_full`), as the spec says.
+     */
+    reserve_door: z.boolean().optional(),
+    /** Extension: only a door whose handle lies within 380-1,220 mm, at reservation and deposit. */
+    accessible_door: z.boolean().optional(),
   })
   .meta({
     id: 'CreateShipmentRequest',
@@ -78,6 +90,10 @@ export const ShipmentSchema = z
     label_url: z.string(),
     created_at: z.iso.datetime({ offset: true }),
     updated_at: z.iso.datetime({ offset: true }),
+    /** Extension: present when the booking reserved a door. */
+    reservation: ReservationSchema.optional(),
+    /** Extension: present (true) when the booking asked for a door within reach. */
+    accessible_door: z.literal(true).optional(),
   })
   .meta({
     id: 'Shipment',
@@ -156,6 +172,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'return.started',
   'return.deposited',
   'shipment.return_collected',
+  // Issue 27.
+  'shipment.cancelled',
+  'shipment.storage_extended',
 ] as const;
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;

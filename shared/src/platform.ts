@@ -5,6 +5,7 @@ import {
   WebhookEventSchema,
   WebhookEventTypeSchema,
 } from './merchant';
+import { text } from './common';
 import { FieldErrorSchema } from './problem';
 
 // The merchant platform beyond the spec's part B: events to pull, webhook endpoints,
@@ -38,9 +39,8 @@ export const RedeliverySchema = z
   .meta({ id: 'Redelivery' });
 export type Redelivery = z.infer<typeof RedeliverySchema>;
 
-/** An absolute http(s) URL without credentials. */
-export const WebhookUrlSchema = z
-  .string()
+/** An absolute http(s) URL without credentials, of text a column can hold as sent. */
+export const WebhookUrlSchema = text()
   .max(2000)
   .superRefine((value, ctx) => {
     const url = URL.canParse(value) ? new URL(value) : undefined;
@@ -56,7 +56,7 @@ export const WebhookUrlSchema = z
 export const CreateWebhookEndpointRequestSchema = z
   .strictObject({
     url: WebhookUrlSchema,
-    description: z.string().trim().max(200).optional(),
+    description: text().trim().max(200).optional(),
   })
   .meta({
     id: 'CreateWebhookEndpointRequest',

@@ -36,6 +36,10 @@ export const PROBLEM_CODES = [
   'cabinet_full',
   'validation_failed',
   'idempotency_conflict',
+  // Issue 27: capacity.
+  'station_full',
+  'not_cancellable',
+  'not_extendable',
   'rate_limited',
   'station_unresolved',
   'internal_error',

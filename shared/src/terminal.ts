@@ -156,3 +156,61 @@ export const ReturnCollectedRequestSchema = DepositRequestSchema;
  * it (the sensor saw the door empty): the deposit is undone.
  */
 export const DepositUndoRequestSchema = DepositRequestSchema;
+
+/** What the kiosk was doing at a door: the door session's visit. */
+export const VISITS = ['pickup', 'deposit', 'return', 'collect'] as const;
+
+/**
+ * Extension (docs/terminal-extensions.md, `POST /terminal/v1/doors/{door}/events`): what the
+ * kiosk saw at a door that the service must hear of, from its door supervision.
+ * - `found_open`: at an unlock the door already stood open; nothing was sent to it.
+ * - `opened_unseen`: the door was seen open with no one using it (forced, propped, a delayed
+ *   unlock); `cause: after_fault` when the kiosk had reported it as not opening.
+ * - `unsettled`: a pickup (or a courier's take-out) the kiosk cannot confirm by itself:
+ *   `cause` says why; the service settles it.
+ * - `unlock_unknown`: the board fell silent after the unlock pulse: the door may or may
+ *   not have opened (a brown-out); no fault.
+ */
+export const DOOR_EVENT_KINDS = [
+  'found_open',
+  'opened_unseen',
+  'unsettled',
+  'unlock_unknown',
+] as const;
+export const DoorEventRequestSchema = z.strictObject({
+  /** The kiosk's id for this event: a resend is recorded once. */
+  eventId: z.guid(),
+  kind: z.enum(DOOR_EVENT_KINDS),
+  /** The door's item sensor when the event was seen; null when the board was silent. */
+  itemPresent: z.boolean().nullable(),
+  /** The visit under way at the door; null when no one was using it. */
+  visit: z.enum(VISITS).nullable(),
+  /** The parcel the kiosk believes concerned: its visit's, or that of the visit whose door failed. */
+  trackingNumber: text().min(1).max(64).optional(),
+  shipmentId: z.guid().optional(),
+  cause: z.enum(['found_open', 'never_shut', 'not_seen_open', 'after_fault']).optional(),
+  occurred_at: OccurredAtSchema.optional(),
+});
+export type DoorEventRequest = z.infer<typeof DoorEventRequestSchema>;
+
+/**
+ * Extension (`POST /terminal/v1/cabinet/events`): what the kiosk found of a lock board.
+ * - `suspect_polarity`: every door of the board reads open at once: most likely the hook
+ *   polarity is wrong; the kiosk opens nothing on it, and the service takes its doors out
+ *   of service.
+ * - `board_changed`: the board's firmware or unlock time differs from what commissioning
+ *   recorded (swapped, or reset to factory).
+ */
+export const CABINET_EVENT_KINDS = ['suspect_polarity', 'board_changed'] as const;
+export const CabinetEventRequestSchema = z.strictObject({
+  eventId: z.guid(),
+  kind: z.enum(CABINET_EVENT_KINDS),
+  /** The board's number on the bus (its DIP switches), 0-9. */
+  board: z.number().int().min(0).max(9),
+  /** The doors on that board, as the kiosk's cabinet file maps them. */
+  positions: z.array(z.number().int().min(1).max(INT4_MAX)).max(16),
+  /** `board_changed`: one sentence per setting that differs. */
+  differences: z.array(text().min(1).max(300)).max(10).optional(),
+  occurred_at: OccurredAtSchema.optional(),
+});
+export type CabinetEventRequest = z.infer<typeof CabinetEventRequestSchema>;

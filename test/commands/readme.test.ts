@@ -208,6 +208,7 @@ describe.concurrent('README commands, run as printed', () => {
         /org set-webhook/,
         async (l) =>
           void expect(Object.keys(await json(l)).sort()).toEqual([
+            'endpointId',
             'id',
             'webhookSecret',
             'webhookUrl',
@@ -232,7 +233,38 @@ describe.concurrent('README commands, run as printed', () => {
           expect(out).toMatch(/^5 +- +- +in_service/m);
         },
       ],
-      [/door set/, async (l) => void expect((await json(l)).status).toBe('out_of_service')],
+      [/door set --/, async (l) => void expect((await json(l)).status).toBe('out_of_service')],
+      // Issue 27: a station's place, booking settings, door heights.
+      [
+        /station set-place/,
+        async (l) =>
+          void expect(await json(l)).toMatchObject({
+            code: 'PR01',
+            latitude: 42.6629,
+            longitude: 21.1655,
+            stepFree: true,
+            openingHours: [
+              expect.objectContaining({ opens: '08:00', closes: '20:00' }),
+              expect.anything(),
+            ],
+          }),
+      ],
+      [
+        /station set-booking/,
+        async (l) =>
+          void expect(await json(l)).toEqual({
+            code: 'PR01',
+            reservationHours: 72,
+            storageExtensionHours: 48,
+          }),
+      ],
+      [
+        /door set-height/,
+        async (l) =>
+          void expect(
+            (await json(l)).doors.map((d: { withinReach: boolean }) => d.withinReach),
+          ).toEqual([false, true, true]),
+      ],
       [
         /terminal create/,
         async (l) => {
@@ -277,6 +309,17 @@ describe.concurrent('README commands, run as printed', () => {
             trackingNumber: shipment.tracking_number,
             status: 'booked',
             stationCode: 'PR01',
+          });
+        },
+      ],
+      [
+        /shipment extend/,
+        async (l) => {
+          const { shipment } = await (await stack.scene('1:S')).deposit();
+          ids.tracking = shipment.tracking_number;
+          expect(await json(l)).toMatchObject({
+            trackingNumber: shipment.tracking_number,
+            extendedHours: 48,
           });
         },
       ],

@@ -248,12 +248,13 @@ describe('kiosk journeys in Chromium, real server and PostgreSQL, simulated cabi
   });
 
   it('returns home and clears what was typed after the idle time the heartbeat configured', async () => {
-    const { page } = await open('1:S', { idleTimeoutSeconds: 2 });
+    // 5 s: typing four digits on a loaded machine must not outlast it.
+    const { page } = await open('1:S', { idleTimeoutSeconds: 5 });
     await page.getByRole('button', { name: 'Pick up a parcel' }).click();
     await typeOnKeypad(page, '1234');
     expect(await page.locator('.keypad-display').getAttribute('data-value')).toBe('1234');
-    // 2 s idle; the wait leaves room for a loaded machine.
-    await page.getByRole('button', { name: 'Pick up a parcel' }).waitFor({ timeout: 15_000 });
+    // 5 s idle; the wait leaves room for a loaded machine.
+    await page.getByRole('button', { name: 'Pick up a parcel' }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Pick up a parcel' }).click();
     expect(await page.locator('.keypad-display').getAttribute('data-value')).toBe('');
   });

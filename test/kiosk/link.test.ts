@@ -63,7 +63,7 @@ async function linkScene(
   const configFile = writeTestKioskConfig(
     proxy?.url ?? options.serverUrl ?? stack.url,
     scene.terminal.token,
-    { linkPublicKey: key.publicKey, doorStatePollMs: 200, ...kioskExtra },
+    { linkPublicKey: key.publicKey, doorWatchIntervalMs: 200, ...kioskExtra },
   );
   const core = await startKiosk(configFile);
   return { stack, scene, core, configFile, cabinet: core.hardware.simulator!.cabinet, proxy };

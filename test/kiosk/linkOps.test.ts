@@ -31,7 +31,7 @@ async function opsScene(serverExtra: object = {}) {
   const scene = await stack.scene('1:S,2:S,3:M,4:L');
   const configFile = writeTestKioskConfig(stack.url, scene.terminal.token, {
     linkPublicKey: key.publicKey,
-    doorStatePollMs: 200,
+    doorWatchIntervalMs: 200,
   });
   const core = await KioskCore.start(loadKioskConfig(configFile), { stdout: false });
   let stopped: Promise<void> | undefined;

@@ -17,10 +17,19 @@ export type Refusal =
   /** `size`: the parcel's size, from the problem body's `parcel_size` (extension). */
   | { kind: 'cabinet_full'; size: string | null }
   /** The unlock went out and the door was never seen open: reported, out of service. */
-  | { kind: 'door_failed'; door: number };
+  | { kind: 'door_failed'; door: number }
+  /**
+   * Nothing was sent: the door's board cannot be trusted (every door of it reads open at
+   * once: its polarity is suspect). Reported; the door is out of service until a
+   * technician looked.
+   */
+  | { kind: 'door_out_of_service'; door: number };
 
-/** The door was unlocked and seen open (or found already open): `state.session` follows it. */
-export type DoorOpened = { kind: 'door_open'; door: number };
+/**
+ * The door was unlocked and seen open, or found already open (`foundOpen`: nothing was
+ * sent, it stood open before; the staff are told): `state.session` follows it.
+ */
+export type DoorOpened = { kind: 'door_open'; door: number; foundOpen?: true };
 /**
  * The unlock went out but the controller fell silent: the door may be open. The session
  * (phase `unknown`) keeps watching and moves on as soon as the sensors answer again.
@@ -157,7 +166,14 @@ export type DoorPhase =
   /** Return cancelled, but the door was shut with the parcel inside: finish or reopen. */
   | { phase: 'closed_with_item_choice' }
   /** Return cancelled, the door seen shut and empty: the hold is released. */
-  | { phase: 'cancelled' };
+  | { phase: 'cancelled' }
+  /**
+   * A parcel taken out (a pickup, a courier's take-out) the kiosk cannot confirm by itself:
+   * the door was found open at the unlock, never seen shut, or never seen open. Reported
+   * for the service to settle; the staff are told. `itemPresent`: the sensor's last word.
+   */
+  | { phase: 'unsettled'; itemPresent: boolean | null; cause: UnsettledCause };
+export type UnsettledCause = 'found_open' | 'never_shut' | 'not_seen_open';
 export type DoorPhaseName = DoorPhase['phase'];
 
 export type DoorSession = {
@@ -170,6 +186,11 @@ export type DoorSession = {
   active: boolean;
   /** When the session entered its current phase (ISO 8601). */
   since: string;
+  /**
+   * The door already stood open at the unlock (nothing was sent), with what its item
+   * sensor read then; absent when it was shut. Reported to the service as found open.
+   */
+  foundOpen?: { itemPresent: boolean };
 } & DoorPhase;
 
 /**
@@ -178,11 +199,19 @@ export type DoorSession = {
  *   disabled or revoked by an operator; only an operator can clear it.
  * - service_unreachable: the last call got no usable answer (network, timeout, 5xx).
  * - controller_unreachable: the door controller does not answer at all.
- * - degraded: some boards do not answer: their doors are unknown.
+ * - doors_untrusted: every door reads open at once on every board (suspect hook
+ *   polarity): nothing can be opened safely until a technician looked.
+ * - degraded: some boards do not answer (their doors are unknown), or some boards' polarity
+ *   is suspect (their doors are out of service: `suspectDoors`).
  * Each clears by itself when its cause clears (the kiosk keeps trying).
  */
 export type ServiceCondition =
-  'ok' | 'service_unreachable' | 'terminal_refused' | 'controller_unreachable' | 'degraded';
+  | 'ok'
+  | 'service_unreachable'
+  | 'terminal_refused'
+  | 'controller_unreachable'
+  | 'doors_untrusted'
+  | 'degraded';
 
 export interface KioskState {
   condition: ServiceCondition;
@@ -190,6 +219,8 @@ export interface KioskState {
   conditionSince: string | null;
   /** Doors whose sensors cannot be read now (their board is silent). */
   unknownDoors: number[];
+  /** Doors of boards whose polarity is suspect: the kiosk opens none of them. */
+  suspectDoors: number[];
   /** The last configuration the service sent; at boot, the one kept from the last run. */
   config: TerminalConfig | null;
   /** Where `config` came from: this run's heartbeat, or the cache of an earlier run. */
@@ -220,6 +251,7 @@ export const INITIAL_STATE: KioskState = {
   condition: 'ok',
   conditionSince: null,
   unknownDoors: [],
+  suspectDoors: [],
   config: null,
   configSource: null,
   cabinet: null,
@@ -239,6 +271,7 @@ export function outOfService(condition: ServiceCondition): boolean {
     case 'service_unreachable':
     case 'terminal_refused':
     case 'controller_unreachable':
+    case 'doors_untrusted':
       return true;
     case 'ok':
     case 'degraded':

@@ -4,6 +4,8 @@ import {
   DepositRequestSchema,
   DepositUndoRequestSchema,
   DoorConfirmRequestSchema,
+  CabinetEventRequestSchema,
+  DoorEventRequestSchema,
   DoorFaultRequestSchema,
   HeartbeatRequestSchema,
   PickupRequestSchema,
@@ -15,7 +17,7 @@ import {
 } from '@locker/shared';
 import ky, { type KyInstance } from 'ky';
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { KioskLog } from './log';
 import { Answers } from './tolerant';
 
@@ -41,6 +43,14 @@ export type Answer<T> = { ok: true; value: T; correlationId: string } | Failure;
 /** Each call's fate, for the core to judge whether the service is reachable. */
 export type CallEvent = { path: string; status: number; reachable: boolean };
 
+/**
+ * A door event as queued: the extension's body with the door it concerns, which goes in
+ * the path (`doors/{door}/events`), not the body.
+ */
+const QueuedDoorEventSchema = DoorEventRequestSchema.extend({
+  position: z.number().int().min(1),
+});
+
 /** The kinds of report that go through the durable queue, and where each is sent. */
 export const REPORTS = {
   door: { path: 'door/confirm', schema: DoorConfirmRequestSchema },
@@ -48,9 +58,20 @@ export const REPORTS = {
   return_taken: { path: 'courier/returns/collected', schema: ReturnCollectedRequestSchema },
   deposit_undo: { path: 'deposit/undo', schema: DepositUndoRequestSchema },
   door_fault: { path: 'door/fault', schema: DoorFaultRequestSchema },
+  door_event: { path: 'doors/{door}/events', schema: QueuedDoorEventSchema },
+  cabinet_event: { path: 'cabinet/events', schema: CabinetEventRequestSchema },
 } as const;
 export type ReportKind = keyof typeof REPORTS;
 export type ReportBody<K extends ReportKind> = z.input<(typeof REPORTS)[K]['schema']>;
+
+/** Where a queued report goes, and the body sent: a door event's door moves to the path. */
+function route(kind: ReportKind, body: Record<string, unknown>): [string, z.ZodType, unknown] {
+  if (kind === 'door_event') {
+    const { position, ...event } = body;
+    return [`doors/${String(position)}/events`, DoorEventRequestSchema, event];
+  }
+  return [REPORTS[kind].path, REPORTS[kind].schema, body];
+}
 
 /** A gateway's answer means the service behind it did not answer. */
 const UNREACHABLE = new Set([0, 502, 503, 504]);
@@ -235,8 +256,8 @@ export class TerminalClient {
 
   /** A report from the durable queue, sent as stored (`occurred_at` included). */
   report<K extends ReportKind>(kind: K, body: ReportBody<K>) {
-    const { path, schema } = REPORTS[kind];
-    return this.call(Answers.ok, 'post', path, { schema: schema as z.ZodType, body });
+    const [path, schema, sent] = route(kind, body);
+    return this.call(Answers.ok, 'post', path, { schema, body: sent });
   }
 
   /** Extension (the live link): a log bundle asked for by command `commandId`, gzipped. */

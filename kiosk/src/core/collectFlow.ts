@@ -1,7 +1,6 @@
 import type { Collection, CollectedKind, StopCollectingResult } from '../bridge/api';
 import type { DoorFlows } from './doorFlows';
-import { reportOnClose } from './doorSteps';
-import { judged } from './sessions';
+import type { Visit } from './doorSteps';
 
 type Parcel = { door: number; trackingNumber: string; kind: CollectedKind };
 
@@ -55,7 +54,7 @@ export class CollectFlow {
   }
 
   private run(courierNo: string, parcels: Parcel[]): void {
-    const { sessions, queue } = this.flows.d;
+    const { sessions } = this.flows.d;
     let taken = 0;
     this.flows.background(null, async () => {
       let ended: NonNullable<Collection['ended']> = 'finished';
@@ -66,8 +65,17 @@ export class CollectFlow {
             break;
           }
           this.set({ index: i + 1, parcel });
-          const s = sessions.begin('collect', parcel.door);
-          const unlocked = await this.flows.unlock(s);
+          const visit: Visit = {
+            kind: 'collect',
+            courierNo,
+            trackingNumber: parcel.trackingNumber,
+          };
+          // A door on a board that cannot be trusted is not opened: its parcel stays.
+          if (await this.flows.refused(parcel.door, visit)) continue;
+          const s = sessions.begin('collect', parcel.door, {
+            trackingNumber: parcel.trackingNumber,
+          });
+          const unlocked = await this.flows.unlock(s, visit);
           if (unlocked === 'controller_down') {
             ended = 'controller_down';
             break;
@@ -76,25 +84,22 @@ export class CollectFlow {
             this.flows.reportFault(parcel.door);
             continue;
           }
-          const closed = await this.flows.watch(s);
+          // Watched until shut: the courier finishes each door before the next opens.
+          // After an unanswered unlock, twice the close timeout, as for any door.
+          const giveUp = unlocked === 'unknown' ? 2 * this.flows.d.leftOpenAfterMs : undefined;
+          const left = await this.flows.watchTakeOut(s, giveUp);
           // The kiosk stops: no other door opens (the rest stay for the next courier).
-          if (!closed && this.flows.stopped) {
+          if (!left && this.flows.stopped) {
             ended = 'stopped';
             break;
           }
-          if (!closed) continue;
-          s.to({ phase: 'closed', ...judged('collect', closed.itemPresent) });
-          // Still inside: the courier left it, and it stays the locker's.
-          const report = reportOnClose(
-            { kind: 'collect', courierNo, trackingNumber: parcel.trackingNumber },
-            closed.itemPresent,
-          );
-          if (report) {
-            queue.addReport(report, closed.at);
+          if (!left) continue;
+          // Still inside: the courier left it, and it stays the locker's. Found open: the
+          // service settles it.
+          if (this.flows.settleTakeOut(s, visit, left)) {
             taken++;
             this.set({ taken });
           }
-          s.to({ phase: 'reported', ...judged('collect', closed.itemPresent) });
           this.flows.d.settled();
         }
       } finally {

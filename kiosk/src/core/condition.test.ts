@@ -16,4 +16,15 @@ describe('service condition', () => {
       'terminal_refused',
     );
   });
+
+  it('a suspect polarity on some boards degrades; on every door, nothing can be opened', () => {
+    const cabinet = { ...HEALTHY, doorCount: 32 };
+    const board0 = Array.from({ length: 16 }, (_, i) => i + 1);
+    expect(conditionOf({ ...cabinet, suspectDoors: board0 })).toBe('degraded');
+    const all = Array.from({ length: 32 }, (_, i) => i + 1);
+    expect(conditionOf({ ...cabinet, suspectDoors: all })).toBe('doors_untrusted');
+    expect(conditionOf({ ...cabinet, suspectDoors: all, serviceReachable: false })).toBe(
+      'service_unreachable',
+    );
+  });
 });

@@ -10,6 +10,10 @@ export interface Health {
   controllerReachable: boolean;
   /** Doors of boards that did not answer the last reading. */
   unknownDoors: number[];
+  /** Doors of boards whose every door reads open at once (suspect polarity). */
+  suspectDoors: number[];
+  /** Every door of the cabinet: when all are suspect, no door can be opened. */
+  doorCount: number;
 }
 
 export const HEALTHY: Health = {
@@ -17,6 +21,8 @@ export const HEALTHY: Health = {
   serviceReachable: true,
   controllerReachable: true,
   unknownDoors: [],
+  suspectDoors: [],
+  doorCount: 0,
 };
 
 /** The one condition the screen shows: the most serious that holds. */
@@ -24,6 +30,8 @@ export function conditionOf(health: Health): ServiceCondition {
   if (health.refused) return 'terminal_refused';
   if (!health.serviceReachable) return 'service_unreachable';
   if (!health.controllerReachable) return 'controller_unreachable';
-  if (health.unknownDoors.length > 0) return 'degraded';
+  if (health.doorCount > 0 && health.suspectDoors.length >= health.doorCount)
+    return 'doors_untrusted';
+  if (health.unknownDoors.length > 0 || health.suspectDoors.length > 0) return 'degraded';
   return 'ok';
 }

@@ -39,6 +39,12 @@ describe('kiosk configuration', () => {
     );
   });
 
+  it('takes the stable /dev/serial/by-id path of an adapter as it is', () => {
+    const byId = '/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A10K5Q2V-if00-port0';
+    const config = loadKioskConfig(configFile({ ...valid, lock: { kind: 'serial', path: byId } }));
+    expect(config.lock).toEqual({ kind: 'serial', path: byId, baudRate: 19200 });
+  });
+
   it('refuses a token file others can read, naming the fix', () => {
     expect(() => loadKioskConfig(configFile(valid, 0o644))).toThrow(/chmod 600/);
     expect(() => loadKioskConfig(configFile(valid, 0o640))).toThrow(ConfigError);

@@ -29,6 +29,20 @@ const LockSchema = z.discriminatedUnion('kind', [
     demo: z.boolean().default(false),
     /** Where the doors' contents are kept across restarts (relative to this file). */
     stateFile: z.string().min(1).optional(),
+    /**
+     * Faults of the simulated boards from the start, for trying the kiosk as a technician
+     * would (the others are switched on while it runs): hook polarity the other way from
+     * the cabinet file, a delayed unlock, another firmware.
+     */
+    faults: z
+      .strictObject({
+        invertedHook: z.boolean().optional(),
+        unlockDelayS: z.number().int().min(0).max(250).optional(),
+        version: z
+          .tuple([z.number().int().min(0).max(255), z.number().int().min(0).max(255)])
+          .optional(),
+      })
+      .optional(),
   }),
 ]);
 
@@ -47,6 +61,8 @@ export const KioskConfigSchema = z
     dataDir: z.string().min(1),
     heartbeatIntervalSeconds: z.number().positive().default(60),
     cabinetPollSeconds: z.number().positive().default(15),
+    /** Every door is read this often, sessions or not: a door opening unseen is noticed. */
+    doorWatchIntervalMs: z.number().int().min(50).max(10_000).default(500),
     /** How long a door may stay open before it counts as left open. */
     doorCloseTimeoutSeconds: z.number().positive().default(120),
     appVersion: z.string().max(64).default('kiosk-1.0.0'),
@@ -66,8 +82,6 @@ export const KioskConfigSchema = z
       .optional(),
     /** The idle grid poll while the link is up: it says when the grid changed. */
     cabinetPollSecondsWithLink: z.number().positive().default(300),
-    /** How often the doors' sensors are read to push their changes over the link. */
-    doorStatePollMs: z.number().int().min(100).default(500),
     technicianPinHash: z
       .string()
       .regex(PIN_HASH_PATTERN, 'a hash made by `technician-pin`, not the PIN itself')

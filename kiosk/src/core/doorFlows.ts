@@ -9,11 +9,15 @@ import type {
   ReturnResult,
 } from '../bridge/api';
 import {
+  foundOpenEvent,
   reportOnClose,
   reportOnFailedUnlock,
   returnCancellable,
   returnClosedStep,
+  takeOutcome,
   unlockStep,
+  unlockUnknownEvent,
+  unsettledEvent,
   type QueuedAs,
   type Unlocked,
   type Visit,
@@ -24,6 +28,8 @@ import { judged, type Session, type SessionTracker } from './sessions';
 
 export interface FlowDeps {
   board: LockBoard;
+  /** Whether a door's board can be trusted (doorSupervision.ts). */
+  supervisor: { untrusted(door: number): Promise<boolean> };
   queue: ReportQueue;
   sessions: SessionTracker;
   log: KioskLog;
@@ -35,6 +41,8 @@ export interface FlowDeps {
 }
 
 type Closed = { itemPresent: boolean; at: Date };
+/** How a take-out's door was left: seen shut, or given up on (still open, or the board silent). */
+type Left = { shut: boolean; itemPresent: boolean | null; at: Date };
 type Choice = 'finish' | 'reopen';
 
 /** A promise with its resolve, for a question the screen answers later. */
@@ -82,8 +90,33 @@ export class DoorFlows {
       .finally(() => this.d.settled());
   }
 
-  /** One unlock pulse at most (the driver's promise); its outcome moves the session. */
-  async unlock(s: Session, seen?: (result: OpenResult) => void): Promise<Unlocked> {
+  /**
+   * The door's board cannot be trusted (suspect polarity): nothing is sent, and the visit's
+   * parcel is reported as for an unlock that was never sent (doorSteps.ts).
+   */
+  async refused(door: number, visit: Visit): Promise<boolean> {
+    if (!(await this.d.supervisor.untrusted(door))) return false;
+    this.d.log.warn(
+      { door, visit: visit.kind },
+      'door on a board with a suspect polarity: not opened',
+    );
+    this.report(reportOnFailedUnlock(visit, 'controller_down'), new Date());
+    this.d.settled();
+    return true;
+  }
+
+  /**
+   * One unlock pulse at most (the driver's promise); its outcome moves the session. A door
+   * found already open is reported at once as found open, with its item sensor; a board
+   * silent after the pulse, as an unlock of unknown outcome (no fault). A remote open (no
+   * visit) reports neither: its outcome goes back over the live link; `seen` is told the
+   * driver's result as it came.
+   */
+  async unlock(
+    s: Session,
+    visit: Visit | null,
+    seen?: (result: OpenResult) => void,
+  ): Promise<Unlocked> {
     let result;
     try {
       result = await this.d.board.open(s.door);
@@ -95,6 +128,13 @@ export class DoorFlows {
       return 'controller_down';
     }
     const step = unlockStep(result);
+    s.pulsed = result.pulses === 1;
+    if (step.unlocked === 'open' || step.unlocked === 'found_open' || step.unlocked === 'unknown')
+      s.opening = {
+        how: step.unlocked === 'open' ? 'opened' : step.unlocked,
+        before: result.before,
+      };
+    if (step.unlocked === 'found_open') s.foundOpen(result.before?.itemPresent ?? false);
     s.to(
       { phase: step.phase },
       {
@@ -107,6 +147,19 @@ export class DoorFlows {
     switch (step.unlocked) {
       case 'open':
         break;
+      case 'found_open':
+        this.d.log.warn(
+          { alert: 'door_found_open', door: s.door, item_present: result.before?.itemPresent },
+          'door already open at the unlock: nothing sent',
+        );
+        if (visit)
+          this.d.queue.addEvent(
+            'door_event',
+            foundOpenEvent(s.door, visit, result.before?.itemPresent ?? false),
+            new Date(),
+          );
+        this.d.settled();
+        break;
       case 'did_not_open':
         this.d.log.warn({ alert: 'door_jammed', door: s.door }, 'door did not open');
         break;
@@ -115,6 +168,8 @@ export class DoorFlows {
         break;
       case 'unknown':
         this.d.log.warn({ alert: 'door_unknown', door: s.door }, 'controller silent after unlock');
+        if (visit)
+          this.d.queue.addEvent('door_event', unlockUnknownEvent(s.door, visit), new Date());
         break;
       default: {
         const unknown: never = step.unlocked;
@@ -125,10 +180,9 @@ export class DoorFlows {
   }
 
   /** Watches the door until it is seen shut; null when it cannot be (session ended). */
-  async watch(s: Session, doneWhenEmpty = false): Promise<Closed | null> {
+  async watch(s: Session): Promise<Closed | null> {
     const result = await this.d.board.watchClosed(s.door, {
       leftOpenAfterMs: this.d.leftOpenAfterMs,
-      doneWhenEmpty,
       signal: this.stopping.signal,
       // After an unanswered unlock, a controller that never answers again ends the
       // session: nothing is reported, so what the service has recorded stays (the safe side).
@@ -166,16 +220,92 @@ export class DoorFlows {
     if (report) this.d.queue.addReport(report, at);
   }
 
-  private opened(s: Session, unlocked: 'open' | 'unknown') {
-    return unlocked === 'open'
-      ? { kind: 'door_open' as const, door: s.door }
-      : { kind: 'door_unknown' as const, door: s.door };
+  private opened(s: Session, unlocked: 'open' | 'found_open' | 'unknown') {
+    switch (unlocked) {
+      case 'open':
+        return { kind: 'door_open' as const, door: s.door };
+      case 'found_open':
+        return { kind: 'door_open' as const, door: s.door, foundOpen: true as const };
+      case 'unknown':
+        return { kind: 'door_unknown' as const, door: s.door };
+    }
   }
 
-  async pickup(door: number, shipmentId: string): Promise<PickupResult> {
-    const visit: Visit = { kind: 'pickup', shipmentId };
-    const s = this.d.sessions.begin('pickup', door);
-    const unlocked = await this.unlock(s);
+  /**
+   * A take-out's door (a pickup, a courier's take-out) watched until seen shut, or, with
+   * `giveUpAfterMs`, given up on still open: then read once more for its item sensor. Null
+   * when nothing can be judged (the kiosk stops; the board never answered again).
+   */
+  async watchTakeOut(s: Session, giveUpAfterMs: number | undefined): Promise<Left | null> {
+    const result = await this.d.board.watchClosed(s.door, {
+      leftOpenAfterMs: this.d.leftOpenAfterMs,
+      signal: this.stopping.signal,
+      giveUpAfterMs,
+      onLeftOpen: () => {
+        if (s.phase === 'open' || s.phase === 'unknown') s.to({ phase: 'left_open' });
+      },
+    });
+    switch (result.outcome) {
+      case 'closed_with_item':
+      case 'closed_empty':
+        return { shut: true, itemPresent: result.outcome === 'closed_with_item', at: result.at };
+      case 'left_open': {
+        const now = await this.d.board.readDoor(s.door).catch(() => undefined);
+        if (!now?.known) {
+          // After an unanswered unlock, a controller that never answers again ends the
+          // session: what the service has recorded stays (the safe side).
+          s.end('the door was never seen shut', { elapsed_ms: Math.round(result.elapsedMs) });
+          return null;
+        }
+        return { shut: now.closed, itemPresent: now.itemPresent, at: new Date() };
+      }
+      case 'aborted':
+        s.end('the kiosk stopped');
+        return null;
+      default: {
+        const unknown: never = result.outcome;
+        throw new Error(`unknown close outcome ${String(unknown)}`);
+      }
+    }
+  }
+
+  /**
+   * The end of a take-out, judged on evidence (doorSteps.ts `takeOutcome`): confirmed as
+   * taken or left inside, or reported for the service to settle (a door event that opens an
+   * operations alert), never confirmed by the kiosk alone. `taken`: whether it counts as
+   * taken out.
+   */
+  settleTakeOut(s: Session, visit: Visit, left: Left): boolean {
+    const outcome = takeOutcome(s.opening ?? { how: 'opened', before: null }, left);
+    if (typeof outcome === 'object') {
+      this.d.log.warn(
+        { alert: 'take_out_unsettled', door: s.door, cause: outcome.unsettled },
+        'take-out not confirmed: reported for the service to settle',
+      );
+      this.d.queue.addEvent(
+        'door_event',
+        unsettledEvent(s.door, visit, outcome.unsettled, left.itemPresent),
+        left.at,
+      );
+      s.to({ phase: 'unsettled', itemPresent: left.itemPresent, cause: outcome.unsettled });
+      return false;
+    }
+    const itemPresent = outcome === 'left_inside';
+    s.to({ phase: 'closed', ...judged(s.kind, itemPresent) });
+    // Taken unless the parcel is still inside: the door's sensor decides.
+    this.report(reportOnClose(visit, itemPresent), left.at);
+    s.to({ phase: 'reported', ...judged(s.kind, itemPresent) });
+    return !itemPresent;
+  }
+
+  async pickup(
+    door: number,
+    parcel: { shipmentId: string; trackingNumber: string },
+  ): Promise<PickupResult> {
+    const visit: Visit = { kind: 'pickup', ...parcel };
+    if (await this.refused(door, visit)) return { kind: 'door_out_of_service', door };
+    const s = this.d.sessions.begin('pickup', door, parcel);
+    const unlocked = await this.unlock(s, visit);
     if (unlocked === 'did_not_open' || unlocked === 'controller_down') {
       if (unlocked === 'did_not_open') this.reportFault(door);
       this.report(reportOnFailedUnlock(visit, unlocked), new Date());
@@ -183,12 +313,11 @@ export class DoorFlows {
       return unlocked === 'did_not_open' ? { kind: 'door_failed', door } : { kind: 'unavailable' };
     }
     this.background(s, async () => {
-      const closed = await this.watch(s, true);
-      if (!closed) return;
-      s.to({ phase: 'closed', ...judged('pickup', closed.itemPresent) });
-      // Collected unless the parcel is still inside: the door's sensor decides.
-      this.report(reportOnClose(visit, closed.itemPresent), closed.at);
-      s.to({ phase: 'reported', ...judged('pickup', closed.itemPresent) });
+      // A pickup's door not seen shut within the close timeout is not waited for: it is
+      // settled by the service (after an unanswered unlock, twice that, as for any door).
+      const giveUp = (unlocked === 'unknown' ? 2 : 1) * this.d.leftOpenAfterMs;
+      const left = await this.watchTakeOut(s, giveUp);
+      if (left) this.settleTakeOut(s, visit, left);
     });
     return this.opened(s, unlocked);
   }
@@ -205,8 +334,10 @@ export class DoorFlows {
     for (let attempt = 0; attempt < 2; attempt++) {
       const door = await assign();
       if (typeof door !== 'number') return door;
-      const s = this.d.sessions.begin('deposit', door);
-      const unlocked = await this.unlock(s);
+      // The deposit is undone: the parcel never went in.
+      if (await this.refused(door, visit)) return { kind: 'door_out_of_service', door };
+      const s = this.d.sessions.begin('deposit', door, { trackingNumber: parcel.trackingNumber });
+      const unlocked = await this.unlock(s, visit);
       if (unlocked === 'controller_down') {
         // The parcel never went in: its recipient must not be sent here.
         this.report(reportOnFailedUnlock(visit, unlocked), new Date());
@@ -233,21 +364,32 @@ export class DoorFlows {
     return { kind: 'unavailable' };
   }
 
-  async startReturn(door: number, returnId: string): Promise<ReturnResult> {
-    const s = this.d.sessions.begin('return', door);
-    const unlocked = await this.unlock(s);
+  async startReturn(
+    door: number,
+    returnId: string,
+    trackingNumber?: string,
+  ): Promise<ReturnResult> {
+    const visit: Visit = {
+      kind: 'return',
+      returnId,
+      ...(trackingNumber ? { trackingNumber } : {}),
+    };
+    // Its hold is released: the door never opened, so it is empty.
+    if (await this.refused(door, visit)) return { kind: 'door_out_of_service', door };
+    const s = this.d.sessions.begin('return', door, trackingNumber ? { trackingNumber } : {});
+    const unlocked = await this.unlock(s, visit);
     if (unlocked === 'did_not_open' || unlocked === 'controller_down') {
       // The door never opened, so it is empty: releasing its hold is safe.
       if (unlocked === 'did_not_open') this.reportFault(door);
-      this.report(reportOnFailedUnlock({ kind: 'return', returnId }, unlocked), new Date());
+      this.report(reportOnFailedUnlock(visit, unlocked), new Date());
       this.d.settled();
       return unlocked === 'did_not_open' ? { kind: 'door_failed', door } : { kind: 'unavailable' };
     }
-    this.background(s, () => this.finishReturn(s, returnId));
+    this.background(s, () => this.finishReturn(s, visit, returnId));
     return this.opened(s, unlocked);
   }
 
-  private async finishReturn(s: Session, returnId: string): Promise<void> {
+  private async finishReturn(s: Session, visit: Visit, returnId: string): Promise<void> {
     for (;;) {
       const closed = await this.watch(s);
       if (!closed) return;
@@ -257,7 +399,7 @@ export class DoorFlows {
       if (step === 'record') {
         // Not cancelled: the sensor decides; an empty door is no return and is released.
         s.to({ phase: 'closed', ...judged('return', closed.itemPresent) });
-        this.report(reportOnClose({ kind: 'return', returnId }, closed.itemPresent), closed.at);
+        this.report(reportOnClose(visit, closed.itemPresent), closed.at);
         s.to({ phase: 'reported', ...judged('return', closed.itemPresent) });
         return;
       }
@@ -286,7 +428,7 @@ export class DoorFlows {
         return;
       }
       s.to({ phase: 'unlocking' }, { chosen: 'reopen' });
-      const unlocked = await this.unlock(s);
+      const unlocked = await this.unlock(s, visit);
       if (unlocked === 'did_not_open' || unlocked === 'controller_down') {
         // The parcel is inside a door that will not open: recorded, never released; the
         // fault report follows the return's (the queue keeps their order).
@@ -298,7 +440,7 @@ export class DoorFlows {
       }
       s.to({ phase: 'take_out_and_close' });
       choice.outcome.resolve(
-        unlocked === 'open' ? { kind: 'reopened' } : { kind: 'door_unknown', door: s.door },
+        unlocked === 'unknown' ? { kind: 'door_unknown', door: s.door } : { kind: 'reopened' },
       );
     }
   }
@@ -315,9 +457,9 @@ export class DoorFlows {
     s: Session,
   ): Promise<{ outcome: OpenOutcome; pulses: 0 | 1; seenOpenAfterMs: number | null }> {
     let result: OpenResult | undefined;
-    const unlocked = await this.unlock(s, (r) => (result = r));
+    const unlocked = await this.unlock(s, null, (r) => (result = r));
     if (unlocked === 'did_not_open') this.reportFault(s.door);
-    if (unlocked === 'open' || unlocked === 'unknown') {
+    if (unlocked === 'open' || unlocked === 'found_open' || unlocked === 'unknown') {
       this.background(s, async () => {
         const closed = await this.watch(s);
         if (!closed) return;

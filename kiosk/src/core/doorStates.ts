@@ -1,6 +1,5 @@
-import type { LockBoard } from '@locker/lock-driver';
+import type { CabinetReading } from '@locker/lock-driver';
 import type { LinkDoorState } from '@locker/shared';
-import type { KioskLog } from './log';
 
 /** Where the doors' states go: the live link, when it is up. */
 export interface DoorStateSink {
@@ -11,19 +10,18 @@ export interface DoorStateSink {
 const keyOf = (s: LinkDoorState) => `${s.known}${s.closed}${s.itemPresent}${s.inSession}`;
 
 /**
- * Reads the doors' sensors while the link is up and sends what changed: every door once
- * after each (re)connection, then each door whose state (open or shut, item or not,
- * whether a session uses it) differs from what was last sent.
+ * Sends what changed in the doors' sensors while the link is up, from the door
+ * supervision's readings of the cabinet (doorSupervision.ts: one read of the bus serves
+ * both): every door once after each (re)connection, then each door whose state (open or
+ * shut, item or not, whether a session uses it) differs from what was last sent.
  */
 export class DoorStatePusher {
   private sent = new Map<number, string>();
 
   constructor(
-    private readonly board: LockBoard,
     private readonly sink: DoorStateSink,
-    /** The doors a door session (a person's or a remote open) is using now. */
-    private readonly inSession: () => ReadonlySet<number>,
-    private readonly log: KioskLog,
+    /** Whether a door session (a person's or a remote open) is using this door now. */
+    private readonly inSession: (door: number) => boolean,
   ) {}
 
   /** A new connection: the next reading goes out whole. */
@@ -31,16 +29,8 @@ export class DoorStatePusher {
     this.sent = new Map();
   }
 
-  async tick(): Promise<void> {
+  observe(reading: CabinetReading): void {
     if (!this.sink.connected) return;
-    let reading;
-    try {
-      reading = await this.board.readDoors();
-    } catch (error) {
-      this.log.debug({ error: String(error) }, 'door states not read');
-      return;
-    }
-    const busy = this.inSession();
     const states: LinkDoorState[] = reading.doors.map((d) =>
       d.known
         ? {
@@ -48,14 +38,14 @@ export class DoorStatePusher {
             known: true,
             closed: d.closed,
             itemPresent: d.itemPresent,
-            inSession: busy.has(d.position),
+            inSession: this.inSession(d.position),
           }
         : {
             position: d.position,
             known: false,
             closed: null,
             itemPresent: null,
-            inSession: busy.has(d.position),
+            inSession: this.inSession(d.position),
           },
     );
     const full = this.sent.size === 0;

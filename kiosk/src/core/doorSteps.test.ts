@@ -5,23 +5,25 @@ import {
   reportOnFailedUnlock,
   returnCancellable,
   returnClosedStep,
+  takeOutcome,
   unlockStep,
+  unsettledEvent,
   type Visit,
 } from './doorSteps';
 
-const pickup: Visit = { kind: 'pickup', shipmentId: 'shp-1' };
+const pickup: Visit = { kind: 'pickup', shipmentId: 'shp-1', trackingNumber: 'TRK0' };
 const deposit: Visit = { kind: 'deposit', courierNo: 'C7', trackingNumber: 'TRK1' };
 const ret: Visit = { kind: 'return', returnId: 'ret-1' };
 const collect: Visit = { kind: 'collect', courierNo: 'C7', trackingNumber: 'TRK2' };
 
 describe('what an unlock came to', () => {
-  it('open when seen open after the pulse, or already open (no pulse)', () => {
+  it('open when seen open after the pulse; found open when already open (no pulse)', () => {
     expect(unlockStep({ outcome: 'opened', pulses: 1 })).toEqual({
       unlocked: 'open',
       phase: 'open',
     });
     expect(unlockStep({ outcome: 'already_open', pulses: 0 })).toEqual({
-      unlocked: 'open',
+      unlocked: 'found_open',
       phase: 'open',
     });
   });
@@ -131,5 +133,57 @@ describe('a return cancelled', () => {
     expect(returnClosedStep(false, false)).toBe('record');
     expect(returnClosedStep(true, false)).toBe('release');
     expect(returnClosedStep(true, true)).toBe('ask');
+  });
+});
+
+describe('a take-out judged on evidence', () => {
+  const opened = { how: 'opened' as const, before: { itemPresent: true } };
+  const unknown = (itemBefore: boolean | null) => ({
+    how: 'unknown' as const,
+    before: itemBefore === null ? null : { itemPresent: itemBefore },
+  });
+
+  it('seen opening after the pulse and then shut: the sensor decides', () => {
+    expect(takeOutcome(opened, { shut: true, itemPresent: false })).toBe('taken');
+    expect(takeOutcome(opened, { shut: true, itemPresent: true })).toBe('left_inside');
+  });
+
+  it('found open, or never seen shut: never confirmed by the kiosk, whatever the sensor says', () => {
+    const found = { how: 'found_open' as const, before: { itemPresent: false } };
+    expect(takeOutcome(found, { shut: true, itemPresent: false })).toEqual({
+      unsettled: 'found_open',
+    });
+    expect(takeOutcome(found, { shut: false, itemPresent: false })).toEqual({
+      unsettled: 'found_open',
+    });
+    expect(takeOutcome(opened, { shut: false, itemPresent: false })).toEqual({
+      unsettled: 'never_shut',
+    });
+    expect(takeOutcome(opened, { shut: false, itemPresent: null })).toEqual({
+      unsettled: 'never_shut',
+    });
+  });
+
+  it('a board silent after the pulse: gone from a shut door counts only if it was seen inside before', () => {
+    expect(takeOutcome(unknown(true), { shut: true, itemPresent: false })).toBe('taken');
+    expect(takeOutcome(unknown(true), { shut: true, itemPresent: true })).toBe('left_inside');
+    expect(takeOutcome(unknown(false), { shut: true, itemPresent: false })).toEqual({
+      unsettled: 'not_seen_open',
+    });
+    expect(takeOutcome(unknown(null), { shut: true, itemPresent: false })).toEqual({
+      unsettled: 'not_seen_open',
+    });
+  });
+
+  it('the event asking the service to settle names the door, the parcel and the cause', () => {
+    expect(unsettledEvent(4, pickup, 'never_shut', false)).toEqual({
+      position: 4,
+      kind: 'unsettled',
+      itemPresent: false,
+      visit: 'pickup',
+      cause: 'never_shut',
+      trackingNumber: 'TRK0',
+      shipmentId: 'shp-1',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { OpenResult } from '@locker/lock-driver';
-import type { DoorPhaseName } from '../bridge/api';
+import type { DoorPhaseName, UnsettledCause } from '../bridge/api';
 import type { ReportBody, ReportKind } from './client';
 
 // The decisions of a door visit, apart from doing them (doorFlows.ts does): what an
@@ -8,8 +8,10 @@ import type { ReportBody, ReportKind } from './client';
 
 /** What an unlock came to, for the flow that asked for it. */
 export type Unlocked =
-  /** Seen open after the pulse, or open before it (no pulse). */
+  /** Seen open after the pulse. */
   | 'open'
+  /** Already open before it: no pulse went out; reported as found open. */
+  | 'found_open'
   /** The controller fell silent after the pulse: the door may be open; watching goes on. */
   | 'unknown'
   /** The pulse went out and the door stayed shut: a fault to report. */
@@ -24,8 +26,9 @@ export function unlockStep(result: Pick<OpenResult, 'outcome' | 'pulses'>): {
 } {
   switch (result.outcome) {
     case 'opened':
-    case 'already_open':
       return { unlocked: 'open', phase: 'open' };
+    case 'already_open':
+      return { unlocked: 'found_open', phase: 'open' };
     case 'did_not_open':
       return { unlocked: 'did_not_open', phase: 'did_not_open' };
     case 'unknown':
@@ -47,10 +50,82 @@ export type QueuedAs = {
 
 /** What a door visit was for, with what its reports name. */
 export type Visit =
-  | { kind: 'pickup'; shipmentId: string }
+  | { kind: 'pickup'; shipmentId: string; trackingNumber: string }
   | { kind: 'deposit'; courierNo: string; trackingNumber: string }
-  | { kind: 'return'; returnId: string }
+  | { kind: 'return'; returnId: string; trackingNumber?: string }
   | { kind: 'collect'; courierNo: string; trackingNumber: string };
+
+/** A door event as the flows and the door supervision queue it (the queue adds its id). */
+export type DoorEventAs = Omit<ReportBody<'door_event'>, 'occurred_at' | 'eventId'>;
+
+/** The parcel a visit names in a door event. */
+export function parcelOfVisit(visit: Visit): { trackingNumber?: string; shipmentId?: string } {
+  return {
+    ...(visit.trackingNumber ? { trackingNumber: visit.trackingNumber } : {}),
+    ...(visit.kind === 'pickup' ? { shipmentId: visit.shipmentId } : {}),
+  };
+}
+
+/** The door stood open at the unlock: no pulse went out; what its item sensor read. */
+export function foundOpenEvent(door: number, visit: Visit, itemPresent: boolean): DoorEventAs {
+  return {
+    position: door,
+    kind: 'found_open',
+    itemPresent,
+    visit: visit.kind,
+    ...parcelOfVisit(visit),
+  };
+}
+
+/** The board fell silent after the pulse: the door may or may not have opened (no fault). */
+export function unlockUnknownEvent(door: number, visit: Visit): DoorEventAs {
+  return {
+    position: door,
+    kind: 'unlock_unknown',
+    itemPresent: null,
+    visit: visit.kind,
+    ...parcelOfVisit(visit),
+  };
+}
+
+/**
+ * A take-out (a pickup, a courier's take-out) judged on evidence, once the door was seen
+ * shut, or given up on open (`shut: false`):
+ * - seen opening after the pulse and then shut: the item sensor decides (`taken` when
+ *   empty, `left_inside` when not);
+ * - the board silent after the pulse, then shut: still inside is `left_inside` (true
+ *   either way); empty is `taken` only if the sensor saw the parcel inside just before
+ *   the pulse (it cannot leave a shut door but through it), else it is unsettled;
+ * - found open at the unlock, or never seen shut: never confirmed by the kiosk alone,
+ *   `unsettled` for the service to settle, whatever the sensor says.
+ */
+export function takeOutcome(
+  opening: { how: 'opened' | 'found_open' | 'unknown'; before: { itemPresent: boolean } | null },
+  end: { shut: boolean; itemPresent: boolean | null },
+): 'taken' | 'left_inside' | { unsettled: UnsettledCause } {
+  if (opening.how === 'found_open') return { unsettled: 'found_open' };
+  if (!end.shut) return { unsettled: 'never_shut' };
+  if (end.itemPresent) return 'left_inside';
+  if (opening.how === 'opened') return 'taken';
+  return opening.before?.itemPresent ? 'taken' : { unsettled: 'not_seen_open' };
+}
+
+/** The door event asking the service to settle a take-out the kiosk cannot confirm. */
+export function unsettledEvent(
+  door: number,
+  visit: Visit,
+  cause: UnsettledCause,
+  itemPresent: boolean | null,
+): DoorEventAs {
+  return {
+    position: door,
+    kind: 'unsettled',
+    itemPresent,
+    visit: visit.kind,
+    cause,
+    ...parcelOfVisit(visit),
+  };
+}
 
 /**
  * The report once the door is seen shut, the sensor deciding: a pickup is collected

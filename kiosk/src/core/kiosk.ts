@@ -5,6 +5,7 @@ import { ConfigCache } from './configCache';
 import { ReportQueue } from './reportQueue';
 import { openKioskDatabase, type KioskDatabase } from './database';
 import { DoorFlows } from './doorFlows';
+import { DoorSupervisor } from './doorSupervision';
 import { KioskFacade, type FacadeParts } from './kioskFacade';
 import { KioskStateStore } from './kioskState';
 import { connectCabinet, type CabinetHardware } from './lock';
@@ -29,6 +30,7 @@ interface Parts extends FacadeParts {
   live: LiveLink | null;
   doorStates: DoorStatePusher | null;
   remoteSessions: SessionTracker;
+  supervisor: DoorSupervisor;
 }
 
 /**
@@ -53,8 +55,31 @@ function assemble(
   });
   const readSensors = () => readController(hardware.board, store, log);
   const sessions = new SessionTracker(log, (session) => store.update({ session }));
+  // The live link: remote opens run in sessions of their own, shown apart from a person's.
+  const remoteSessions = new SessionTracker(log.child({ remote: true }), (session) => {
+    const shown = store.state.remoteOpen;
+    if (session && shown && shown.session.id === session.id)
+      store.update({ remoteOpen: { ...shown, session } });
+  });
+  let doorStates: DoorStatePusher | null = null;
+  // What the supervision saw goes to the service at once, when it answers; each of its
+  // readings feeds the live link's door states (one read of the bus serves both).
+  const supervisor = new DoorSupervisor({
+    board: hardware.board,
+    queue,
+    sessions,
+    remoteSessions,
+    onReading: (reading) => doorStates?.observe(reading),
+    store,
+    log,
+    intervalMs: config.doorWatchIntervalMs,
+    reported: () => {
+      if (link.open) void queue.replay();
+    },
+  });
   const flows = new DoorFlows({
     board: hardware.board,
+    supervisor,
     queue,
     sessions,
     log,
@@ -69,12 +94,6 @@ function assemble(
   const collection = new CollectFlow(flows, (c) => store.update({ collection: c }));
   const technician = new TechnicianGate(config.technicianPinHash);
 
-  // The live link: remote opens run in sessions of their own, shown apart from a person's.
-  const remoteSessions = new SessionTracker(log.child({ remote: true }), (session) => {
-    const shown = store.state.remoteOpen;
-    if (session && shown && shown.session.id === session.id)
-      store.update({ remoteOpen: { ...shown, session } });
-  });
   const remote = new RemoteCommands({
     flows,
     remoteSessions,
@@ -84,7 +103,6 @@ function assemble(
     logsDir: path.join(config.dataDir, 'logs'),
   });
   const doors = new Set(hardware.cabinet.layout.columns.flat());
-  let doorStates: DoorStatePusher | null = null;
   const live = config.link
     ? new LiveLink({
         serverUrl: config.serverUrl,
@@ -106,15 +124,8 @@ function assemble(
     : null;
   if (live) {
     doorStates = new DoorStatePusher(
-      hardware.board,
       live,
-      () => {
-        const busy = new Set<number>();
-        for (const s of [sessions.current(), remoteSessions.current()])
-          if (s?.active) busy.add(s.door);
-        return busy;
-      },
-      log,
+      (door) => sessions.activeAt(door) || remoteSessions.activeAt(door),
     );
   }
   return {
@@ -131,6 +142,7 @@ function assemble(
     live,
     doorStates,
     remoteSessions,
+    supervisor,
   };
 }
 
@@ -149,6 +161,7 @@ export class KioskCore extends KioskFacade {
     readonly config: KioskConfig,
     readonly hardware: CabinetHardware,
     private readonly db: KioskDatabase,
+    private readonly supervisor: DoorSupervisor,
     parts: FacadeParts,
     private readonly closeLog: () => Promise<void>,
     private readonly live: Pick<Parts, 'live' | 'doorStates'>,
@@ -169,6 +182,11 @@ export class KioskCore extends KioskFacade {
     return this.parts.queue;
   }
 
+  /** The door supervision: every door watched, the boards checked at boot. */
+  get supervision(): DoorSupervisor {
+    return this.supervisor;
+  }
+
   /**
    * Connects the cabinet, opens the database and starts the background work. Waits for
    * nothing on the network: the first heartbeat, the grid and the queue's replay run in
@@ -181,8 +199,8 @@ export class KioskCore extends KioskFacade {
     const hardware = await connectCabinet(config, log);
     const db = openKioskDatabase(config.dataDir);
     const parts = assemble(config, hardware, db, log);
-    const core = new KioskCore(config, hardware, db, parts, close, parts);
-    const { store, link, queue, configCache, live, doorStates } = parts;
+    const core = new KioskCore(config, hardware, db, parts.supervisor, parts, close, parts);
+    const { store, link, queue, configCache, live } = parts;
     const cached = configCache.load();
     store.update({
       config: cached,
@@ -193,6 +211,8 @@ export class KioskCore extends KioskFacade {
       link: live ? 'disconnected' : 'off',
     });
     log.info({ cached_config: cached !== null, pending: queue.pending() }, 'kiosk starts');
+    // Every door watched from now on; the boards' polarity and settings checked.
+    parts.supervisor.start();
     core.loop(
       () => 1000,
       async () => {
@@ -212,13 +232,7 @@ export class KioskCore extends KioskFacade {
           : parts.readSensors().then(() => undefined);
       },
     );
-    if (live && doorStates) {
-      core.loop(
-        () => config.doorStatePollMs,
-        () => doorStates.tick(),
-      );
-      live.start();
-    }
+    live?.start();
     core.loop(
       () => 2000,
       async () => {
@@ -267,6 +281,7 @@ export class KioskCore extends KioskFacade {
     this.timers.forEach(clearTimeout);
     this.live.live?.stop();
     this.parts.flows.stop();
+    await this.supervisor.stop();
     await this.parts.queue.close();
     await this.hardware.close();
     this.db.close();

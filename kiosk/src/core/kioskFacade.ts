@@ -76,7 +76,8 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     return this.guarded('pickup', async () => {
       const answer = await link.serve(() => link.client.pickup(code));
       if (!answer.ok) return refusalOf(answer);
-      return flows.pickup(answer.value.door, answer.value.shipmentId);
+      const { door, shipmentId, trackingNumber } = answer.value;
+      return flows.pickup(door, { shipmentId, trackingNumber });
     });
   }
 
@@ -112,7 +113,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     return this.guarded('startReturn', async () => {
       const answer = await link.serve(() => link.client.startReturn(trackingNumber));
       if (!answer.ok) return refusalOf(answer);
-      return flows.startReturn(answer.value.door, answer.value.returnId);
+      return flows.startReturn(answer.value.door, answer.value.returnId, trackingNumber);
     });
   }
 

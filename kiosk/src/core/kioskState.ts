@@ -45,14 +45,25 @@ export class KioskStateStore extends EventEmitter<{ state: [KioskState] }> {
   setHealth(change: Partial<Health>): void {
     this.health = { ...this.health, ...change };
     const condition = conditionOf(this.health);
-    const unknownDoors = this.health.unknownDoors;
+    const { unknownDoors, suspectDoors } = this.health;
     if (condition !== this.current.condition) {
       const level = condition === 'ok' ? 'info' : 'warn';
-      this.log[level]({ from: this.current.condition, to: condition, unknownDoors }, 'condition');
-      this.update({ condition, conditionSince: new Date().toISOString(), unknownDoors });
+      this.log[level](
+        { from: this.current.condition, to: condition, unknownDoors, suspectDoors },
+        'condition',
+      );
+      this.update({
+        condition,
+        conditionSince: new Date().toISOString(),
+        unknownDoors,
+        suspectDoors,
+      });
       if (condition === 'ok' || condition === 'degraded') this.events.backInService();
-    } else if (unknownDoors.join() !== this.current.unknownDoors.join()) {
-      this.update({ unknownDoors });
+    } else if (
+      unknownDoors.join() !== this.current.unknownDoors.join() ||
+      suspectDoors.join() !== this.current.suspectDoors.join()
+    ) {
+      this.update({ unknownDoors, suspectDoors });
     }
   }
 }

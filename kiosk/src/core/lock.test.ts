@@ -1,13 +1,16 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KioskConfigSchema } from './config';
-import { connectCabinet, type CabinetHardware } from './lock';
+import { SimulatedCabinet, servePty, type PtySimulator } from '@locker/lock-driver';
+import { connectCabinet, unstablePortName, type CabinetHardware } from './lock';
 
 const open: CabinetHardware[] = [];
+const wires: PtySimulator[] = [];
 afterEach(async () => {
   for (const hardware of open.splice(0)) await hardware.close();
+  for (const wire of wires.splice(0)) await wire.close();
 });
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'kiosk-lock-'));
@@ -57,6 +60,27 @@ describe('the kiosk’s cabinet', () => {
     expect(hardware.cabinet.boards).toEqual([0, 1, 2]);
     expect(hardware.cabinet.layout.columns).toHaveLength(6);
     expect((await hardware.board.readDoors()).doors).toHaveLength(48);
+  });
+
+  it('opens a door through the stable /dev/serial/by-id path of its adapter (a link, as udev makes it)', async () => {
+    // The adapter as udev names it for good: a link under serial/by-id to the tty.
+    const byId = path.join(dir(), 'serial', 'by-id');
+    mkdirSync(byId, { recursive: true });
+    const port = path.join(byId, 'usb-FTDI_FT232R_USB_UART_A10K5Q2V-if00-port0');
+    const cabinet = new SimulatedCabinet({ boards: 1 });
+    wires.push(await servePty(cabinet, {}, port));
+    const warnings: string[] = [];
+    const hardware = await connectCabinet(
+      config({ lock: { kind: 'serial', path: port, boards: 1 } }),
+      { info: () => {}, warn: (m) => warnings.push(m) },
+    );
+    open.push(hardware);
+    expect((await hardware.board.open(3)).outcome).toBe('opened');
+    expect(cabinet.door(3).closed).toBe(false);
+    expect(warnings).toEqual([]);
+    // A kernel name is taken too, with a hint of the stable one.
+    expect(unstablePortName('/dev/ttyUSB0')).toBe(true);
+    expect(unstablePortName(port)).toBe(false);
   });
 
   it('keeps the simulated doors’ contents in the state file across restarts', async () => {

@@ -11,6 +11,15 @@ import {
 } from '@locker/lock-driver';
 import type { KioskConfig } from './config';
 
+/**
+ * A kernel name (`/dev/ttyUSB0`, `/dev/ttyACM1`): numbered in the order adapters appear,
+ * so it can name another adapter after a replug or a reboot. `/dev/serial/by-id/…` (what
+ * `lockctl ports` offers) names this one adapter for good.
+ */
+export function unstablePortName(path: string): boolean {
+  return /^\/dev\/tty(USB|ACM)\d+$/.test(path);
+}
+
 export interface CabinetHardware {
   board: LockBoard;
   /** The cabinet's description (boards, wiring, polarity, layout for the screen's map). */
@@ -44,6 +53,10 @@ export async function connectCabinet(
   };
   switch (lock.kind) {
     case 'serial': {
+      if (unstablePortName(lock.path))
+        log?.warn(
+          `${lock.path} may name another adapter after a replug or a reboot: give the /dev/serial/by-id/… path \`lockctl ports\` offers`,
+        );
       const board = await LockBoard.connect({
         cabinet,
         transport: serialTransport({ path: lock.path, baudRate: lock.baudRate, ...reconnect }),
@@ -60,11 +73,16 @@ export async function connectCabinet(
     case 'simulator': {
       // Boards 0 to the highest in the cabinet; numbers the cabinet skips stay silent.
       const boards = Math.max(...cabinet.boards) + 1;
+      const faults = lock.faults ?? {};
       const simulated = new SimulatedCabinet({
         boards,
         deadBoards: [...Array(boards).keys()].filter((b) => !cabinet.boards.includes(b)),
         stateFile: lock.stateFile,
-        hookBitMeansClosed: cabinet.hookBitMeansClosed,
+        hookBitMeansClosed: faults.invertedHook
+          ? !cabinet.hookBitMeansClosed
+          : cabinet.hookBitMeansClosed,
+        unlockDelayS: faults.unlockDelayS,
+        version: faults.version,
         autoCloseMs: lock.autoCloseMs,
         autoCloseTogglesItem: lock.demo,
       });

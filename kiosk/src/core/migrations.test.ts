@@ -28,7 +28,16 @@ const kindsAllowed = (db: Database.Database, kinds: string[]) =>
     return false;
   });
 
-const ALL_KINDS = ['door', 'return', 'return_taken', 'deposit_undo', 'door_fault', 'parcel'];
+const ALL_KINDS = [
+  'door',
+  'return',
+  'return_taken',
+  'deposit_undo',
+  'door_fault',
+  'door_event',
+  'cabinet_event',
+  'parcel',
+];
 
 describe('kiosk migrations, one by one', () => {
   it('are fixed SQL: a migration that shipped never changes', () => {
@@ -41,6 +50,7 @@ describe('kiosk migrations, one by one', () => {
       'f8965bda83983513',
       '878851014aca260a',
       '9bcfa0095db23a36',
+      '4d32bdd0638d24df',
       '0f3b3c3eaf41fb1a',
     ]);
   });
@@ -94,10 +104,20 @@ describe('kiosk migrations, one by one', () => {
     expect(() => put.run(2, '{}', 'now')).toThrow();
   });
 
-  it('5 keeps queued rows, remembers each link nonce once and keeps outcomes until acknowledged', () => {
+  it('5 keeps queued rows and accepts the door supervision’s door and cabinet events', () => {
     const db = at(4);
-    db.prepare(INSERT).run('door_fault', '{"f":1}', '2026-11-22T10:00:00.000Z', 1, 2);
+    db.prepare(INSERT).run('door_fault', '{"position":1}', '2026-11-22T10:00:00.000Z', 3, 4);
     migrate(db, 5);
+    expect(db.prepare('select id, kind, body, next_attempt_at from confirms').all()).toEqual([
+      { id: 1, kind: 'door_fault', body: '{"position":1}', next_attempt_at: 3 },
+    ]);
+    expect(kindsAllowed(db, ALL_KINDS)).toEqual(ALL_KINDS.filter((k) => k !== 'parcel'));
+  });
+
+  it('6 keeps queued rows, remembers each link nonce once and keeps outcomes until acknowledged', () => {
+    const db = at(5);
+    db.prepare(INSERT).run('door_fault', '{"f":1}', '2026-11-22T10:00:00.000Z', 1, 2);
+    migrate(db, 6);
     expect(db.prepare('select kind, body from confirms').all()).toEqual([
       { kind: 'door_fault', body: '{"f":1}' },
     ]);

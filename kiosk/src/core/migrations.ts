@@ -71,7 +71,24 @@ export const MIGRATIONS: readonly string[] = [
      body text not null,
      received_at text not null
    ) strict;`,
-  // 5: the live link. Each command's nonce is remembered until the command expires, so a
+  // 5: what the door supervision saw (a door found open, opened with no one at it, a pickup
+  // the kiosk cannot confirm, a board silent after the pulse; a board's polarity or
+  // settings) is reported through the queue too.
+  `create table confirms_v5 (
+     id integer primary key,
+     kind text not null check (kind in ('door', 'return', 'return_taken', 'deposit_undo', 'door_fault',
+                                        'door_event', 'cabinet_event')),
+     body text not null,
+     occurred_at text not null,
+     attempts integer not null default 0,
+     next_attempt_at integer not null,
+     last_error text,
+     created_at integer not null
+   ) strict;
+   insert into confirms_v5 select * from confirms;
+   drop table confirms;
+   alter table confirms_v5 rename to confirms;`,
+  // 6: the live link. Each command's nonce is remembered until the command expires, so a
   // replayed command runs nothing; each outcome is kept until the service acknowledges it.
   `create table link_nonces (
      nonce text primary key,

@@ -57,6 +57,9 @@ export class RemoteCommands {
    */
   private async open(command: LinkCommandPayload): Promise<OutcomeReport> {
     if (this.d.flows.stopped) return { outcome: 'failed', detail: { reason: 'kiosk stopping' } };
+    // A board with a suspect polarity opens nothing, remote or not (doorSupervision.ts).
+    if (await this.d.flows.d.supervisor.untrusted(command.door!))
+      return { outcome: 'refused', detail: { reason: 'suspect_polarity' } };
     const by = command.args.by === 'technician' ? 'technician' : 'operator';
     const session = this.d.remoteSessions.begin('remote', command.door!);
     this.d.store.update({ remoteOpen: { by, session: session.state } });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { KioskDatabase } from './database';
 import type { ReportBody, ReportKind, TerminalClient } from './client';
 import type { QueuedAs } from './doorSteps';
@@ -21,8 +22,9 @@ export interface QueueEvents {
 
 /**
  * The durable report queue. Every report to the service (door and return confirms, a
- * return taken out, a deposit undone, a door fault) is written here, with `occurred_at` =
- * when it happened (the door closed, the door failed), before it is sent, and leaves only
+ * return taken out, a deposit undone, a door fault, the door supervision's door and
+ * cabinet events) is written here, with `occurred_at` = when it happened (the door
+ * closed, the door failed, the door was seen open), before it is sent, and leaves only
  * when the service answered 200 (done) or 404 (done before). Anything else keeps it for
  * replay, in order, with backoff.
  */
@@ -45,6 +47,18 @@ export class ReportQueue {
     occurredAt: Date,
   ): number {
     return this.write(kind, body, occurredAt);
+  }
+
+  /**
+   * A door or cabinet event of the door supervision, given its id here, before it is on
+   * disk: a resend (after a crash) carries the same id, and the service records it once.
+   */
+  addEvent<K extends 'door_event' | 'cabinet_event'>(
+    kind: K,
+    body: Omit<ReportBody<K>, 'occurred_at' | 'eventId'>,
+    occurredAt: Date,
+  ): number {
+    return this.write(kind, { eventId: randomUUID(), ...body }, occurredAt);
   }
 
   /** `add` for a report decided elsewhere (doorSteps.ts). */

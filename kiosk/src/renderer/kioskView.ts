@@ -20,3 +20,10 @@ export function outOfService(state: KioskState): OutOfServiceReason | null {
 export function cabinetColumns(state: KioskState): number[][] | null {
   return state.layout?.columns ?? null;
 }
+
+/** Where the reason's sentence is: the door supervision's in its own block of texts. */
+export function reasonKey(reason: OutOfServiceReason) {
+  return reason === 'doors_untrusted'
+    ? ('supervision.untrusted' as const)
+    : (`outOfService.${reason}` as const);
+}

@@ -100,4 +100,13 @@ describe('the cabinet file', () => {
       'boardSettings.3: board 3 is not in "boards"',
     ]);
   });
+
+  it('keeps door handle heights by position, refusing a position that is no door or a height off the scale', () => {
+    const cabinet = CabinetSchema.parse({ boards: [0], handleHeightsMm: { 1: 1650, 16: 450 } });
+    expect(cabinet.handleHeightsMm).toEqual({ 1: 1650, 16: 450 });
+    expect(issues({ boards: [0], handleHeightsMm: { 17: 900, 2: 4000 } })).toEqual([
+      'handleHeightsMm.2: Too big: expected number to be <=3000',
+      'handleHeightsMm.17: position 17 is not a door of this cabinet',
+    ]);
+  });
 });

@@ -68,6 +68,12 @@ const CabinetFileSchema = z.strictObject({
   boardSettings: z.record(BoardKey, BoardSettingsSchema).optional(),
   /** When `lockctl map` wrote the file (ISO 8601). */
   commissionedAt: z.string().optional(),
+  /**
+   * Each door's handle height above the floor, mm, by position (measured at installation).
+   * The service reads it (`pnpm admin door set-height --cabinet FILE`) to offer doors
+   * within reach, 380-1,220 mm (EN 301 549). Optional; doors not listed are unknown.
+   */
+  handleHeightsMm: z.record(PositionKey, z.number().int().min(0).max(3000)).optional(),
 });
 
 export interface LockAddress {
@@ -135,8 +141,16 @@ export const CabinetSchema = CabinetFileSchema.superRefine((file, ctx) => {
       });
     } else owner.set(id, position);
   }
+  const doors = doorMap(file.boards, file.positionOverrides);
+  for (const key of Object.keys(file.handleHeightsMm ?? {}))
+    if (!doors.has(Number(key)))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['handleHeightsMm', key],
+        message: `position ${key} is not a door of this cabinet`,
+      });
   if (!file.layout) return;
-  const positions = doorMap(file.boards, file.positionOverrides);
+  const positions = doors;
   const placed = new Set<number>();
   file.layout.columns.forEach((column, c) =>
     column.forEach((position, r) => {

@@ -50,6 +50,8 @@ export async function startServerProcess(
       LOG_LEVEL: 'warn',
       // Kiosks picked at random may go minutes without a heartbeat; none goes offline.
       OFFLINE_AFTER_SECONDS: '86400',
+      // The benches' webhook receivers listen on this machine.
+      WEBHOOK_ALLOW_PRIVATE: 'true',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -144,11 +144,16 @@ describe('operator commands', () => {
       '--url',
       'https://shop.example/hooks/locker',
     );
-    expect(webhook).toMatchObject({
+    expect(webhook).toEqual({
       id: org.id,
+      endpointId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       webhookUrl: 'https://shop.example/hooks/locker',
       webhookSecret: expect.any(String),
     });
+    // The id printed is the endpoint's, as docs/webhooks.md says.
+    const [endpoint] = await stack.sql`
+      select organization_id from webhook_endpoints where id = ${webhook.endpointId}`;
+    expect(endpoint?.organization_id).toBe(org.id);
     const rotated = await json('org', 'rotate-key', '--org', org.id);
     expect(rotated.apiKey).not.toBe(org.apiKey);
     const keys =

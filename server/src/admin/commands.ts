@@ -1,7 +1,9 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Sql } from '../db/connect';
 import { hashSecret, newSecret } from '../domain/secrets';
-import { createEndpoint, webhookUrlProblem } from '../webhooks/endpoints';
+import type { DestinationPolicy } from '../webhooks/address';
+import { missingKeys, resealSecrets, type Keyring } from '../webhooks/secretKeys';
+import { createEndpoint, endpointUrlProblem } from '../webhooks/endpoints';
 import { parseDoorSpec, type DoorSpec } from './doorSpec';
 
 /** A failure the operator can act on: printed as is, without a stack. */
@@ -23,13 +25,40 @@ export async function createOrganization(sql: Sql, name: string) {
   });
 }
 
-/** Adds a webhook endpoint (Standard Webhooks); its secret is printed once, here. */
-export async function setOrganizationWebhook(sql: Sql, orgId: string, url: string) {
-  const problem = webhookUrlProblem(url);
+/**
+ * Adds a webhook endpoint (Standard Webhooks); its secret is printed once, here. The URL
+ * must point to a public address unless the policy allows internal ones.
+ */
+export async function setOrganizationWebhook(
+  sql: Sql,
+  orgId: string,
+  url: string,
+  settings: DestinationPolicy & { keyring: Keyring },
+) {
+  const problem = await endpointUrlProblem(url, settings);
   if (problem) throw new AdminError(`--url ${problem}`);
   const [org] = await sql<{ id: string }[]>`select id from organizations where id = ${orgId}`;
-  const endpoint = await createEndpoint(sql, one(org, 'organization').id, { url });
+  const endpoint = await createEndpoint(
+    sql,
+    one(org, 'organization').id,
+    { url },
+    settings.keyring,
+  );
   return { id: orgId, endpointId: endpoint.id, webhookUrl: url, webhookSecret: endpoint.secret };
+}
+
+/**
+ * Every webhook signing secret encrypted again under the first key of the keyring
+ * (WEBHOOK_SECRET_KEYS), those still in clear included: afterwards the other keys can go.
+ */
+export async function reencryptWebhookSecrets(sql: Sql, keyring: Keyring) {
+  const missing = await missingKeys(sql, keyring);
+  if (missing.length > 0) {
+    throw new AdminError(
+      `WEBHOOK_SECRET_KEYS must list the key ${missing.map((k) => `"${k}"`).join(', ')} too: secrets encrypted with it cannot be re-encrypted without it`,
+    );
+  }
+  return { keyId: keyring[0]!.id, reencrypted: await resealSecrets(sql, keyring) };
 }
 
 /** A new key; every earlier key of the organization stops working at once. */

@@ -48,8 +48,13 @@ async function createItem(
       ? await idempotently(sql, organizationId, idempotency_key, requestHash(input), (tx) =>
           create(tx, organizationId, input),
         )
-      : // Un-keyed items share the call's transaction, each in a savepoint of its own.
-        { ...(await unkeyed((tx) => create(tx, organizationId, input))), replayed: false };
+      : input.reserve_door
+        ? // A reserving item takes its station's lock: in the shared transaction it would
+          // hold it until the whole call commits, and a keyed item of the same station,
+          // in a transaction of its own, would wait for it forever.
+          { ...(await create(sql, organizationId, input)), replayed: false }
+        : // Un-keyed items share the call's transaction, each in a savepoint of its own.
+          { ...(await unkeyed((tx) => create(tx, organizationId, input))), replayed: false };
     return {
       index,
       idempotency_key: key,
@@ -58,8 +63,9 @@ async function createItem(
     };
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
+    const field = error.code === 'station_full' ? 'reserve_door' : 'idempotency_key';
     const errors = error.errors ?? [
-      { field: 'idempotency_key', code: error.code, message: error.detail ?? error.message },
+      { field, code: error.code, message: error.detail ?? error.message },
     ];
     return {
       index,

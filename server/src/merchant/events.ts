@@ -19,21 +19,15 @@ interface Position {
 interface Row extends Position {
   id: string;
   body: string;
-  /** Below the oldest running transaction's id: nothing ordered before it can still come. */
-  settled: boolean;
 }
-
-// A page that ends at events whose earlier neighbours are still being written waits for
-// them this long at most (they are transactions of a few milliseconds), then answers
-// what is settled; the rest comes with the next page.
-const SETTLE_MS = 1000;
-const SETTLE_POLL_MS = 5;
 
 /**
  * GET /events: the organization's events, oldest first, after the one named by `after`.
  * Ordered by writing transaction and number (migration 009), and only up to the oldest
  * transaction still running, so a receiver that pages with the last id it processed
- * never misses one that commits late, whatever it missed by webhook.
+ * never misses one that commits late, whatever it missed by webhook. One read: events
+ * behind a write still running are not waited for (that write may be anybody's and stay
+ * open for long); they come with a later call.
  */
 export function listEvents({ sql }: Services): Middleware {
   return async (ctx) => {
@@ -51,38 +45,38 @@ export function listEvents({ sql }: Services): Middleware {
       }
       after = cursor;
     }
-    const read = () => sql<Row[]>`
-      select id, body, xid::text, seq::text,
-             xid < pg_snapshot_xmin(pg_current_snapshot()) as settled
+    // Settled: below the oldest running transaction's id, so every event ordered before
+    // it has committed or never will.
+    const rows = await sql<Row[]>`
+      select id, body, xid::text, seq::text
         from events
        where organization_id = ${orgId} and (xid, seq) > (${after.xid}::xid8, ${after.seq}::bigint)
+         and xid < pg_snapshot_xmin(pg_current_snapshot())
          ${query.type ? sql`and type = ${query.type}` : sql``}
        order by xid, seq
        limit ${query.limit + 1}`;
-    let rows = await read();
-    // Events committed behind ones still being written: wait for those, briefly.
-    const waitingFor = rows.filter((r) => !r.settled).at(-1)?.xid;
-    const deadline = Date.now() + SETTLE_MS;
-    while (
-      waitingFor !== undefined &&
-      rows.some((r) => !r.settled && BigInt(r.xid) <= BigInt(waitingFor)) &&
-      Date.now() < deadline
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
-      rows = await read();
-    }
-    const unsettled = rows.findIndex((r) => !r.settled);
-    const settled = unsettled === -1 ? rows : rows.slice(0, unsettled);
-    const page = settled.slice(0, query.limit);
+    const page = rows.slice(0, query.limit);
     const body: EventList = {
       data: page.map((row) => JSON.parse(row.body) as EventList['data'][number]),
       // Unsettled events are not "more" yet: they come with a later call.
-      has_more: settled.length > query.limit,
+      has_more: rows.length > query.limit,
       next_after: page.at(-1)?.id ?? query.after ?? null,
     };
     ctx.body = body;
   };
 }
+
+/**
+ * Redeliveries are capped, so nobody queues deliveries faster than endpoints can take
+ * them: each one is up to 10 deliveries (one per endpoint), and a flood of them to
+ * endpoints that hang was how one merchant stalled everybody's webhooks.
+ */
+export const REDELIVERY_LIMITS = {
+  /** Redeliveries of one event in 24 hours. */
+  perEvent: 5,
+  /** Redeliveries of one organization in a minute (sliding, exact). */
+  perMinute: 20,
+};
 
 /** POST /events/{id}/redeliver: queues the event again to every enabled endpoint. */
 export function redeliverEvent({ sql, nudge }: Services): Middleware {
@@ -95,7 +89,50 @@ export function redeliverEvent({ sql, nudge }: Services): Middleware {
             select id, type from events where id = ${id} and organization_id = ${orgId}`
         : [];
     if (!event) throw problem.notFound('No such event.');
-    const endpointIds = await queueDeliveries(sql, orgId, event.id, event.type);
+    const { perEvent, perMinute } = REDELIVERY_LIMITS;
+    const endpointIds = await sql.begin(async (tx) => {
+      // One organization's redeliveries judged one at a time: the caps hold exactly.
+      await tx`select pg_advisory_xact_lock(hashtextextended(${`redeliver ${orgId}`}, 0))`;
+      // Seconds until the oldest of the last `cap` in the window slides out, when `cap`
+      // are in it; null when there is room.
+      const [waits] = await tx<{ event_wait: number | null; minute_wait: number | null }[]>`
+        select
+          (select ceil(extract(epoch from min(at) + interval '1 day' - now()))::int
+             from (select at from webhook_redeliveries
+                    where event_id = ${event.id} and at > now() - interval '1 day'
+                    order by at desc limit ${perEvent}) recent
+           having count(*) >= ${perEvent}) as event_wait,
+          (select ceil(extract(epoch from min(at) + interval '1 minute' - now()))::int
+             from (select at from webhook_redeliveries
+                    where organization_id = ${orgId} and at > now() - interval '1 minute'
+                    order by at desc limit ${perMinute}) recent
+           having count(*) >= ${perMinute}) as minute_wait`;
+      if (waits?.event_wait != null) {
+        const wait = Math.max(1, waits.event_wait);
+        throw new ProblemError(
+          'rate_limited',
+          `At most ${perEvent} redeliveries of one event a day: try again in ${wait} s.`,
+          undefined,
+          { 'Retry-After': String(wait) },
+        );
+      }
+      if (waits?.minute_wait != null) {
+        const wait = Math.max(1, waits.minute_wait);
+        throw new ProblemError(
+          'rate_limited',
+          `At most ${perMinute} redeliveries a minute: try again in ${wait} s.`,
+          undefined,
+          { 'Retry-After': String(wait) },
+        );
+      }
+      await tx`
+        with gone as (
+          delete from webhook_redeliveries
+           where organization_id = ${orgId} and at < now() - interval '1 day')
+        insert into webhook_redeliveries (organization_id, event_id)
+        values (${orgId}, ${event.id})`;
+      return queueDeliveries(tx, orgId, event.id, event.type);
+    });
     nudge.webhooks();
     const body: Redelivery = { event_id: event.id, endpoint_ids: endpointIds };
     ctx.status = 202;

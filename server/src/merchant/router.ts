@@ -8,6 +8,9 @@ import { merchantRateLimit } from './rateLimit';
 import { createShipment, getShipment, listShipments } from './shipments';
 import { advanceSandboxShipment, sandboxStations } from '../sandbox/routes';
 import { track } from './tracking';
+import { cancelShipment } from '../capacity/cancel';
+import { extendShipmentStorage } from '../capacity/extend';
+import { findStations } from '../capacity/finder';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -29,6 +32,10 @@ export function merchantRouter(services: Services): Router {
   router.get('/shipments', ...guard, listShipments(services));
   router.get('/shipments/:id', ...guard, getShipment(services));
   router.get('/shipments/:id/label', ...guard, label(services));
+  // Issue 27: capacity (the locker finder, cancelling a booking).
+  router.get('/stations', ...guard, findStations(services));
+  router.post('/shipments/:id/cancel', ...guard, cancelShipment(services));
+  router.post('/shipments/:id/extend', ...guard, extendShipmentStorage(services));
   router.get('/track/:trackingNumber', ...guard, track(services));
   router.get('/events', ...guard, listEvents(services));
   router.post('/events/:id/redeliver', ...guard, redeliverEvent(services));

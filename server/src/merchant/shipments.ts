@@ -9,6 +9,7 @@ import type { Sql, TransactionSql } from '../db/connect';
 import type { Services } from '../services';
 import { isUuid } from '../domain/ids';
 import { registerShipment } from '../shipments/register';
+import { registerReservingShipment } from '../capacity/reserve';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
@@ -33,14 +34,22 @@ export async function create(
   organizationId: string,
   input: CreateShipmentRequest,
 ): Promise<StoredAnswer> {
-  const shipment = await registerShipment(tx, organizationId, {
+  const fields = {
     destinationStationId: input.destination_station_id,
     parcelSize: input.parcel_size,
     recipientName: input.recipient_name,
     recipientPhone: input.recipient_phone,
     recipientLanguage: input.recipient_language,
     merchantOrderReference: input.merchant_order_reference,
-  });
+    accessibleDoor: input.accessible_door ?? false,
+  };
+  // Issue 27: a booking that asks holds a door (or is refused with 409 station_full).
+  const shipment = input.reserve_door
+    ? await registerReservingShipment(tx, organizationId, {
+        ...fields,
+        accessibleDoor: fields.accessibleDoor,
+      })
+    : await registerShipment(tx, organizationId, fields);
   if (!shipment) {
     throw new ProblemError('validation_failed', 'Invalid field(s): destination_station_id.', [
       { field: 'destination_station_id', code: 'not_found', message: 'no station has this id' },

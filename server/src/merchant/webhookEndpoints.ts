@@ -8,6 +8,7 @@ import { validate } from '../http/validate';
 import {
   createEndpoint,
   deleteEndpoint,
+  endpointUrlProblem,
   enableEndpoint,
   listEndpoints,
   rotateEndpointSecret,
@@ -23,13 +24,22 @@ function endpointId(ctx: object): string {
 }
 
 /** POST /webhooks: a new endpoint; its secret is in this answer and nowhere else. */
-export function createWebhookEndpoint({ sql }: Services): Middleware {
+export function createWebhookEndpoint({ sql, config }: Services): Middleware {
   return async (ctx) => {
     const input = validate(
       CreateWebhookEndpointRequestSchema,
       await readJson(ctx),
       'validation_failed',
     );
+    // The schema took the URL's form; its host must be public too (address.ts).
+    const refused = await endpointUrlProblem(input.url, {
+      allowPrivate: config.webhookAllowPrivate,
+    });
+    if (refused) {
+      throw new ProblemError('validation_failed', 'Invalid field(s): url.', [
+        { field: 'url', code: 'refused_address', message: refused },
+      ]);
+    }
     const orgId = ctx.state.organization.id;
     const existing = await listEndpoints(sql, orgId);
     if (existing.length >= MAX_ENDPOINTS) {
@@ -41,7 +51,7 @@ export function createWebhookEndpoint({ sql }: Services): Middleware {
         },
       ]);
     }
-    const created = await createEndpoint(sql, orgId, input);
+    const created = await createEndpoint(sql, orgId, input, config.webhookSecretKeys);
     ctx.status = 201;
     ctx.set('Location', `/api/v1/webhooks/${created.id}`);
     ctx.body = created;
@@ -55,7 +65,7 @@ export function listWebhookEndpoints({ sql }: Services): Middleware {
 }
 
 /** POST /webhooks/{id}/rotate-secret: the old secret signs beside the new for a while. */
-export function rotateWebhookSecret({ sql }: Services): Middleware {
+export function rotateWebhookSecret({ sql, config }: Services): Middleware {
   return async (ctx) => {
     const id = endpointId(ctx);
     const sent = await readJson(ctx);
@@ -69,6 +79,7 @@ export function rotateWebhookSecret({ sql }: Services): Middleware {
       ctx.state.organization.id,
       id,
       input.rollover_hours,
+      config.webhookSecretKeys,
     );
     if (!rotated) throw problem.notFound('No such webhook endpoint.');
     ctx.body = rotated;

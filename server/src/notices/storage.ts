@@ -7,6 +7,9 @@ import { queueWebhookEvent } from '../webhooks/events';
 interface Due extends ParcelRecipient {
   id: string;
   hours_left: number;
+  /** The extension the parcel may still take, and the support line (issue 27). */
+  extension_hours: number | null;
+  support_phone: string;
 }
 
 type Notice = 'free_storage_ending' | 'expiring' | 'expired';
@@ -22,14 +25,14 @@ function dueCondition(tx: TransactionSql, notice: Notice) {
   switch (notice) {
     case 'free_storage_ending':
       return tx`sh.free_storage_reminded_at is null and s.free_storage_reminder_hours is not null
-        and now() >= sh.deposited_at + make_interval(hours => s.free_storage_hours - s.free_storage_reminder_hours)
-        and now() < sh.deposited_at + make_interval(hours => s.free_storage_hours)`;
+        and now() >= sh.deposited_at + make_interval(hours => s.free_storage_hours + sh.storage_extended_hours - s.free_storage_reminder_hours)
+        and now() < sh.deposited_at + make_interval(hours => s.free_storage_hours + sh.storage_extended_hours)`;
     case 'expiring':
       return tx`sh.expiry_reminded_at is null and s.expiry_reminder_hours is not null
-        and now() >= sh.deposited_at + make_interval(hours => s.max_storage_hours - s.expiry_reminder_hours)
-        and now() < sh.deposited_at + make_interval(hours => s.max_storage_hours)`;
+        and now() >= sh.deposited_at + make_interval(hours => s.max_storage_hours + sh.storage_extended_hours - s.expiry_reminder_hours)
+        and now() < sh.deposited_at + make_interval(hours => s.max_storage_hours + sh.storage_extended_hours)`;
     case 'expired':
-      return tx`now() >= sh.deposited_at + make_interval(hours => s.max_storage_hours)`;
+      return tx`now() >= sh.deposited_at + make_interval(hours => s.max_storage_hours + sh.storage_extended_hours)`;
     default: {
       const unknown: never = notice;
       throw new Error(`unknown notice ${String(unknown)}`);
@@ -39,8 +42,8 @@ function dueCondition(tx: TransactionSql, notice: Notice) {
 
 const deadline = (tx: TransactionSql, notice: Notice) =>
   notice === 'free_storage_ending'
-    ? tx`sh.deposited_at + make_interval(hours => s.free_storage_hours)`
-    : tx`sh.deposited_at + make_interval(hours => s.max_storage_hours)`;
+    ? tx`sh.deposited_at + make_interval(hours => s.free_storage_hours + sh.storage_extended_hours)`
+    : tx`sh.deposited_at + make_interval(hours => s.max_storage_hours + sh.storage_extended_hours)`;
 
 const MARK: Record<Notice, string> = {
   free_storage_ending: 'free_storage_reminded_at',
@@ -59,7 +62,9 @@ async function sendDue(sql: Sql, notice: Notice, shipmentId?: string): Promise<n
     const due = await tx<Due[]>`
       select sh.id, sh.tracking_number, sh.recipient_name, sh.recipient_phone,
              sh.recipient_language, s.name as station_name,
-             greatest(1, ceil(extract(epoch from ${deadline(tx, notice)} - now()) / 3600))::int as hours_left
+             greatest(1, ceil(extract(epoch from ${deadline(tx, notice)} - now()) / 3600))::int as hours_left,
+             case when sh.storage_extended_hours = 0 then s.storage_extension_hours end as extension_hours,
+             s.support_phone
         from shipments sh join stations s on s.id = sh.destination_station_id
        where sh.status = 'ready_for_pickup' and sh.expired_at is null
          ${shipmentId ? tx`and sh.id = ${shipmentId}` : tx``}
@@ -70,7 +75,18 @@ async function sendDue(sql: Sql, notice: Notice, shipmentId?: string): Promise<n
     for (const parcel of due) {
       await tx`update shipments set ${tx(MARK[notice])} = now() where id = ${parcel.id}`;
       if (notice !== 'expired')
-        await queueSms(tx, parcel.id, storageReminder(parcel, notice, parcel.hours_left));
+        await queueSms(
+          tx,
+          parcel.id,
+          storageReminder(
+            parcel,
+            notice,
+            parcel.hours_left,
+            parcel.extension_hours !== null && parcel.support_phone !== ''
+              ? { hours: parcel.extension_hours, phone: parcel.support_phone }
+              : undefined,
+          ),
+        );
       await queueWebhookEvent(tx, parcel.id, EVENT[notice]);
     }
     return due.length;

@@ -9,6 +9,8 @@ import {
   CourierReturnsResponseSchema,
   ReturnCollectedRequestSchema,
   DoorFaultRequestSchema,
+  DoorEventRequestSchema,
+  CabinetEventRequestSchema,
   DepositResponseSchema,
   DoorConfirmRequestSchema,
   HeartbeatRequestSchema,
@@ -22,6 +24,7 @@ import {
   SHIPMENT_STATUSES,
   ShipmentListSchema,
   ShipmentSchema,
+  StationFullProblemSchema,
   TerminalConfigSchema,
   TrackingSchema,
   WebhookEventSchema,
@@ -34,6 +37,7 @@ import {
 } from 'zod-openapi';
 import { opsPaths } from './ops';
 import { platformPaths } from './platform';
+import { capacityPaths } from './capacity';
 
 const Problem = ProblemSchema.meta({ id: 'Problem' });
 
@@ -78,6 +82,7 @@ function terminalPost(
 }
 
 const ShipmentId = z.object({ id: z.guid() });
+const DoorPosition = z.object({ door: z.coerce.number().int().min(1) });
 
 /** OpenAPI 3.1 of both interfaces, generated from the zod schemas every side validates with. */
 export function openApiDocument() {
@@ -168,6 +173,23 @@ export function openApiDocument() {
         OkResponseSchema,
         [400, 401, 404],
       ),
+      '/terminal/v1/doors/{door}/events': {
+        post: {
+          ...terminalPost(
+            'Extension: what the kiosk saw at a door (found open, opened with no one at it, a pickup it cannot confirm, a board silent after the unlock)',
+            DoorEventRequestSchema,
+            OkResponseSchema,
+            [400, 401, 404],
+          ).post,
+          requestParams: { path: DoorPosition },
+        },
+      },
+      '/terminal/v1/cabinet/events': terminalPost(
+        'Extension: a lock board whose polarity is suspect (its doors leave service) or that is not as commissioned',
+        CabinetEventRequestSchema,
+        OkResponseSchema,
+        [400, 401],
+      ),
       '/terminal/v1/deposit/undo': terminalPost(
         'Extension: undo a deposit whose door the courier shut empty',
         DepositUndoRequestSchema,
@@ -215,6 +237,15 @@ export function openApiDocument() {
           responses: {
             '201': json(ShipmentSchema, 'Created; Location names the shipment'),
             ...problems(401, 409, 422, 429),
+            '409': {
+              description:
+                '`idempotency_conflict`, or `station_full` (with `reserve_door`: no door free, and the nearest stations with room)',
+              content: {
+                'application/problem+json': {
+                  schema: z.union([Problem, StationFullProblemSchema]),
+                },
+              },
+            },
           },
         },
         get: {
@@ -276,6 +307,7 @@ export function openApiDocument() {
       },
       ...platformPaths(json, problems),
       ...opsPaths(json, problems),
+      ...capacityPaths(json, problems),
     },
     webhooks: {
       event: {

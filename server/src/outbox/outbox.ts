@@ -87,7 +87,7 @@ export interface ChannelPolicy<P, C = undefined> {
 
 // A claimed message is invisible to other workers for this long; a worker that dies while
 // delivering leaves it to be delivered again: at least once, never lost.
-const LEASE_SECONDS = 60;
+export const LEASE_SECONDS = 60;
 const BATCH = 50;
 
 /** Exponential backoff from 5 s with "equal jitter": half fixed, half random. */
@@ -97,7 +97,7 @@ export function backoffSeconds(attempt: number, maxSeconds: number): number {
 }
 
 /** How one delivery ended, to be written with the rest of its batch. */
-type Outcome =
+export type Outcome =
   | { kind: 'delivered'; id: string; kept: unknown; at: number }
   | { kind: 'retry'; id: string; delaySeconds: number; reason: string }
   | { kind: 'set_aside'; id: string; reason: string }
@@ -135,7 +135,7 @@ export async function deliverDue<P, C>(
   return claimed.length === BATCH;
 }
 
-async function deliverOne<P, C>(
+export async function deliverOne<P, C>(
   policy: ChannelPolicy<P, C>,
   message: OutboxMessage<P>,
   prepared: C,
@@ -176,7 +176,7 @@ async function deliverOne<P, C>(
 }
 
 /** Writes a batch's outcomes: one statement per kind present, the give-ups with their alerts. */
-async function recordOutcomes(sql: Sql, outcomes: Outcome[]): Promise<void> {
+export async function recordOutcomes(sql: Sql, outcomes: Outcome[]): Promise<void> {
   const of = <K extends Outcome['kind']>(kind: K) =>
     outcomes.filter((o): o is Extract<Outcome, { kind: K }> => o.kind === kind);
   const delivered = of('delivered');

@@ -10,6 +10,8 @@ export interface NewShipment {
   recipientPhone: string;
   recipientLanguage: Language;
   merchantOrderReference?: string | undefined;
+  /** Only a door within reach, at deposit (issue 27). */
+  accessibleDoor?: boolean | undefined;
 }
 
 /**
@@ -31,10 +33,11 @@ export async function registerShipment(
       with sh as (
         insert into shipments (
           organization_id, tracking_number, destination_station_id, parcel_size,
-          recipient_name, recipient_phone, recipient_language, merchant_order_reference)
+          recipient_name, recipient_phone, recipient_language, merchant_order_reference,
+          accessible_door)
         select o.id, ${newTrackingNumber()}, s.id, ${input.parcelSize}, ${input.recipientName},
                ${input.recipientPhone}, ${input.recipientLanguage},
-               ${input.merchantOrderReference ?? null}
+               ${input.merchantOrderReference ?? null}, ${input.accessibleDoor ?? false}
           from stations s, organizations o
          where s.id = ${input.destinationStationId} and o.id = ${organizationId}
            and s.sandbox_organization_id is not distinct from (case when o.sandbox then o.id end)

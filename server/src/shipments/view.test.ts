@@ -20,6 +20,8 @@ const row: ShipmentView = {
   merchant_order_reference: 'SO-1',
   created_at: new Date('2025-03-10T12:00:00.000Z'),
   updated_at: new Date('2025-03-10T12:05:00.000Z'),
+  accessible_door: false,
+  reserved_until: null,
 };
 
 describe('presentShipment', () => {

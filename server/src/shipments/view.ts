@@ -1,4 +1,4 @@
-import type { Language, Shipment, ShipmentStatus, Size } from '@locker/shared';
+import type { Language, Reservation, Shipment, ShipmentStatus, Size } from '@locker/shared';
 import type { Sql, TransactionSql } from '../db/connect';
 
 /**
@@ -22,6 +22,10 @@ export interface ShipmentView {
   merchant_order_reference: string | null;
   created_at: Date;
   updated_at: Date;
+  /** The booking asked for a door within reach (issue 27). */
+  accessible_door: boolean;
+  /** The booking reserved a door until then; null: it reserved none. */
+  reserved_until: Date | null;
 }
 
 /** The columns of ShipmentView; `sh` is shipments, `s` its destination station. */
@@ -30,7 +34,7 @@ export function shipmentColumns(db: Sql | TransactionSql) {
     sh.id, sh.organization_id, sh.tracking_number, sh.status, sh.destination_station_id,
     s.code as station_code, s.name as station_name, s.cabinet_sn, sh.slot_no, sh.parcel_size,
     sh.recipient_name, sh.recipient_phone, sh.recipient_language, sh.merchant_order_reference,
-    sh.created_at, sh.updated_at`;
+    sh.created_at, sh.updated_at, sh.accessible_door, sh.reserved_until`;
 }
 
 /** The shipments with their destination stations, as `sh` and `s` (for ShipmentView). */
@@ -68,5 +72,21 @@ export function presentShipment(row: ShipmentView): Shipment {
     label_url: `/api/v1/shipments/${row.id}/label`,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    // Extensions only when asked for: other bookings read exactly as before.
+    ...(row.reserved_until ? { reservation: reservationOf(row, row.reserved_until) } : {}),
+    ...(row.accessible_door ? { accessible_door: true as const } : {}),
   };
+}
+
+/** What became of a booking's reservation, from the shipment alone. */
+function reservationOf(row: ShipmentView, heldUntil: Date): Reservation {
+  const status =
+    row.status === 'cancelled'
+      ? 'released'
+      : row.status !== 'booked'
+        ? 'used'
+        : heldUntil.getTime() > Date.now()
+          ? 'held'
+          : 'lapsed';
+  return { status, held_until: heldUntil.toISOString() };
 }

@@ -1,7 +1,7 @@
 import type { Language } from '@locker/shared';
 import { firstNameOf } from '../domain/people';
 import type { QueuedSms } from './channel';
-import { collectedSms, expiringSms, freeStorageEndingSms } from './noticeTexts';
+import { collectedSms, expiringSms, extensionHintSms, freeStorageEndingSms } from './noticeTexts';
 import { disregardCodeSms, pickupSms } from './texts';
 
 /**
@@ -59,13 +59,14 @@ export function storageReminder(
   parcel: ParcelRecipient,
   notice: 'free_storage_ending' | 'expiring',
   hoursLeft: number,
+  /** An extension the parcel may still take (issue 27), and the line that grants it. */
+  extension?: { hours: number; phone: string },
 ): QueuedSms {
   const language = parcel.recipient_language;
-  return to(
-    parcel,
-    false,
+  const text =
     notice === 'free_storage_ending'
       ? freeStorageEndingSms(language, factsOf(parcel), hoursLeft)
-      : expiringSms(language, factsOf(parcel), hoursLeft),
-  );
+      : expiringSms(language, factsOf(parcel), hoursLeft);
+  const hint = extension ? extensionHintSms(language, extension.hours, extension.phone) : '';
+  return to(parcel, false, text + hint);
 }

@@ -80,3 +80,24 @@ export function expiringSms(language: Language, f: NoticeFacts, hours: number): 
     }
   }
 }
+
+/**
+ * Issue 27: appended to a storage reminder while the station grants an extension the
+ * parcel has not taken: how to get it (the support line grants it, as does the shop).
+ */
+export function extensionHintSms(language: Language, hours: number, phone: string): string {
+  switch (language) {
+    case 'en':
+      return ` Need more time? Call ${phone} or ask the shop to keep it ${hours} h longer (once).`;
+    case 'sq':
+      return ` Keni nevojë për më shumë kohë? Telefononi ${phone} ose pyesni dyqanin ta mbajë ${hours} orë më gjatë (një herë).`;
+    case 'sr':
+      return ` Treba Vam više vremena? Pozovite ${phone} ili zamolite prodavnicu da se čuva još ${hours} h (jednom).`;
+    case 'tr':
+      return ` Daha fazla süre mi gerekiyor? ${hours} saat daha saklanması için ${phone} numarasını arayın veya mağazaya başvurun (bir kez).`;
+    default: {
+      const unknown: never = language;
+      throw new Error(`no SMS text for ${String(unknown)}`);
+    }
+  }
+}

@@ -49,6 +49,7 @@ interface Claim {
   recipient_phone: string;
   recipient_language: Language;
   sandbox: boolean;
+  accessible_door: boolean;
   previous_at: Date | null;
 }
 
@@ -74,6 +75,7 @@ async function claim(
   const [row] = await tx<Claim[]>`
     select c.id as courier_id, sh.id, sh.tracking_number, sh.parcel_size, sh.recipient_name,
            sh.recipient_phone, sh.recipient_language, coalesce(o.sandbox, false) as sandbox,
+           coalesce(sh.accessible_door, false) as accessible_door,
            (select max(t.occurred_at) from tracking_events t where t.shipment_id = sh.id) as previous_at
       from stations st
       left join couriers c on c.number = ${courierNo} and c.active
@@ -119,7 +121,10 @@ async function assignDoor(
          from deposited`,
   );
   const [row] = await tx<(ShipmentView & Omit<Assignment, 'view'> & { deposited: boolean })[]>`
-    with door as (${smallestFreeDoorQuery(tx, station.id, parcel.parcel_size)}),
+    with door as (${smallestFreeDoorQuery(tx, station.id, parcel.parcel_size, {
+      shipmentId: parcel.id,
+      accessible: parcel.accessible_door,
+    })}),
     code_taken as (
       select 1 from shipments
        where destination_station_id = ${station.id} and status = 'ready_for_pickup'
@@ -136,6 +141,10 @@ async function assignDoor(
     occupied as (
       insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
       select door.id, ${station.id}, 'delivery', deposited.id, ${at} from door, deposited),
+    -- The booking's reservation (issue 27), if any, is used up: the door it held, or
+    -- another when that one left service meanwhile.
+    reservation_used as (
+      delete from door_reservations r using deposited where r.shipment_id = deposited.id),
     queued as (${queued})
     select deposited.*, deposited.id is not null as deposited,
            (select position from door) as door,

@@ -13,6 +13,7 @@ import { queueWebhookEvent } from '../webhooks/events';
 import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
 import { lockStation } from './doorAssignment';
+import { renewReservation } from '../capacity/reserve';
 
 /**
  * POST /terminal/v1/deposit/undo (extension): the courier shut the door of a parcel they
@@ -77,6 +78,8 @@ export async function undoDeposit(
     returning sh.tracking_number, sh.recipient_name, sh.recipient_phone,
               sh.recipient_language, s.name as station_name`;
   if (!shipment) return;
+  // Issue 27: a booking that reserved a door holds one again until its reservation lapses.
+  await renewReservation(tx, shipmentId);
   if (await codeMayHaveArrived(tx, shipmentId)) {
     await queueSms(tx, shipmentId, disregardCodeMessage(shipment));
   }

@@ -1,5 +1,5 @@
-import type { Size } from '@locker/shared';
-import type { TransactionSql } from '../db/connect';
+import { ACCESSIBLE_HANDLE_MM, type Size } from '@locker/shared';
+import type { Sql, TransactionSql } from '../db/connect';
 import { sizesFitting } from '../domain/sizes';
 
 export interface FreeDoor {
@@ -21,17 +21,44 @@ export async function smallestFreeDoor(
   return door;
 }
 
-/** The query of `smallestFreeDoor`, to use inside a larger statement (a CTE). */
-export function smallestFreeDoorQuery(tx: TransactionSql, stationId: string, size: Size) {
+/**
+ * The parcel a door is chosen for: the shipment whose own reservation it may use (none
+ * for a booking not yet made), and whether it needs a door within reach.
+ */
+export interface DoorFor {
+  shipmentId?: string | undefined;
+  accessible: boolean;
+}
+
+/**
+ * The query of `smallestFreeDoor`, to use inside a larger statement (a CTE). A door
+ * another booking reserved (issue 27) is never given to this parcel; the parcel's own
+ * reserved door comes first. Without `parcel` (a return's hold) every live reservation
+ * is kept free.
+ */
+export function smallestFreeDoorQuery(
+  tx: TransactionSql,
+  stationId: string,
+  size: Size,
+  parcel?: DoorFor,
+) {
   return tx`
     select d.id, d.position
       from doors d
+      left join door_reservations r on r.door_id = d.id and r.until > now()
      where d.station_id = ${stationId}
        and not d.out_of_service
        and d.size in ${tx(sizesFitting(size))}
        and not exists (select 1 from door_occupancy o where o.door_id = d.id)
-     order by array_position(array['S', 'M', 'L', 'XL'], d.size), d.position
+       and (r.door_id is null or r.shipment_id = ${parcel?.shipmentId ?? null}::uuid)
+       ${parcel?.accessible ? withinReach(tx, 'd') : tx``}
+     order by r.door_id is null, array_position(array['S', 'M', 'L', 'XL'], d.size), d.position
      limit 1`;
+}
+
+/** `and` the door's handle lies within the reach range (EN 301 549: 380-1,220 mm). */
+export function withinReach(db: Sql | TransactionSql, door: string) {
+  return db`and ${db(door)}.handle_height_mm between ${ACCESSIBLE_HANDLE_MM.min} and ${ACCESSIBLE_HANDLE_MM.max}`;
 }
 
 /**

@@ -132,7 +132,7 @@ export async function recordPickupOutcome(
     collected as (
       update shipments sh
          set status = 'collected', status_at = ${at}, collected_at = ${at},
-             collected_late = ${at} > greatest(sh.deposited_at, sh.created_at) + make_interval(hours => ${station.freeStorageHours}),
+             collected_late = ${at} > greatest(sh.deposited_at, sh.created_at) + make_interval(hours => ${station.freeStorageHours} + sh.storage_extended_hours),
              pickup_code_hash = null, updated_at = now()
         from stations s
        where sh.id = ${shipmentId} and sh.destination_station_id = ${station.id}

@@ -23,7 +23,7 @@ import { lockStation } from './doorAssignment';
  */
 function takeable(sql: Sql | TransactionSql, at: Date) {
   return sql`(o.kind = 'return' or (o.kind = 'delivery'
-               and sh.deposited_at <= ${at}::timestamptz - make_interval(hours => s.max_storage_hours)))`;
+               and sh.deposited_at <= ${at}::timestamptz - make_interval(hours => s.max_storage_hours + sh.storage_extended_hours)))`;
 }
 
 /** POST /terminal/v1/courier/returns (extension): the parcels waiting for a courier here. */

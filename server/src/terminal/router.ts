@@ -7,6 +7,7 @@ import { heartbeat } from './heartbeat';
 import { doorConfirm, pickup } from './pickup';
 import { depositUndo } from './depositUndo';
 import { doorFault } from './doorFault';
+import { cabinetEvent, doorEvent } from './doorEvents';
 import { courierReturns, returnCollected } from './returnCollection';
 import { rateLimit } from './rateLimit';
 import { confirmReturnRoute, startReturnRoute } from './returns';
@@ -38,6 +39,8 @@ export function terminalRouter(services: Services): Router {
   // Extensions beyond the spec (docs/terminal-extensions.md).
   router.post('/door/fault', online, doorFault(services));
   router.post('/deposit/undo', online, depositUndo(services));
+  router.post('/doors/:door/events', online, doorEvent(services));
+  router.post('/cabinet/events', online, cabinetEvent(services));
   router.post('/courier/returns', online, courierLimit, courierReturns(services));
   router.post('/courier/returns/collected', online, returnCollected(services));
   // The live link's upload (docs/terminal-extensions.md); the link itself is an upgrade

@@ -1,6 +1,9 @@
 import type { Sql } from '../db/connect';
 import { DeliveryError, type ChannelPolicy } from '../outbox/outbox';
+import { RefusedDestination } from './address';
 import type { QueuedWebhook } from './events';
+import { openSecret, UnknownSecretKey, type Keyring } from './secretKeys';
+import { DEFAULT_SEND_TIMEOUTS, postWebhook, type SendOptions } from './send';
 import { HEADERS, signatureHeader } from './signature';
 
 /**
@@ -31,8 +34,11 @@ export function retryAfterSeconds(value: string | null, now = Date.now()): numbe
 
 interface Target {
   url: string;
+  /** Encrypted, under the key named beside it (secretKeys.ts). */
   secret: string;
+  secret_key_id: string | null;
   previous_secret: string | null;
+  previous_secret_key_id: string | null;
   disabled_at: Date | null;
   body: string;
 }
@@ -43,8 +49,9 @@ async function targetsOf(sql: Sql, deliveries: QueuedWebhook[]): Promise<Map<str
   if (wanted.length === 0) return new Map();
   const rows = await sql<(Target & { key: string })[]>`
     select x.endpoint_id || ' ' || x.event_id as key,
-           w.url, w.secret, w.disabled_at, e.body,
-           case when w.previous_secret_until > now() then w.previous_secret end as previous_secret
+           w.url, w.secret, w.secret_key_id, w.disabled_at, e.body,
+           case when w.previous_secret_until > now() then w.previous_secret end as previous_secret,
+           w.previous_secret_key_id
       from unnest(${wanted.map((d) => d.endpoint_id!)}::uuid[],
                   ${wanted.map((d) => d.event_id)}::uuid[]) as x(endpoint_id, event_id)
       join webhook_endpoints w on w.id = x.endpoint_id
@@ -81,9 +88,35 @@ async function disableEndpoint(
  * Delivers one event to one endpoint the Standard Webhooks way, signed with the current
  * secret and, while a rotation rolls over, the previous one too. Any answer but 2xx (a
  * redirect included) is a failure and is retried on the schedule; 429 and 503 are retried
- * after their Retry-After; 410 Gone disables the endpoint.
+ * after their Retry-After; 410 Gone disables the endpoint. Only to an address the
+ * destination policy allows (address.ts): a refused one is a failure like any other,
+ * retried on the schedule, and nothing is sent to it.
  */
-export function webhookChannel(sql: Sql): ChannelPolicy<QueuedWebhook, Map<string, Target>> {
+export function webhookChannel(
+  sql: Sql,
+  options: Pick<SendOptions, 'destination'> & Partial<SendOptions> & { keyring: Keyring },
+): ChannelPolicy<QueuedWebhook, Map<string, Target>> {
+  const { keyring, ...sendOptions } = options;
+  const send: SendOptions = { ...DEFAULT_SEND_TIMEOUTS, ...sendOptions };
+  /** The secrets in force, opened; a key the keyring lacks fails the attempt, retried. */
+  const secretsOf = (endpointId: string, target: Target): string[] => {
+    try {
+      return [
+        openSecret(keyring, endpointId, { ciphertext: target.secret, keyId: target.secret_key_id }),
+        ...(target.previous_secret
+          ? [
+              openSecret(keyring, endpointId, {
+                ciphertext: target.previous_secret,
+                keyId: target.previous_secret_key_id,
+              }),
+            ]
+          : []),
+      ];
+    } catch (error) {
+      if (error instanceof UnknownSecretKey) throw new DeliveryError(error.message);
+      throw error;
+    }
+  };
   return {
     channel: 'webhook',
     maxAttempts: RETRY_SCHEDULE_SECONDS.length + 1,
@@ -100,22 +133,27 @@ export function webhookChannel(sql: Sql): ChannelPolicy<QueuedWebhook, Map<strin
       if (!target) throw new DeliveryError('endpoint deleted', { permanent: true });
       if (target.disabled_at) throw new DeliveryError('endpoint disabled', { permanent: true });
       const timestamp = Math.floor(Date.now() / 1000);
-      const secrets = [target.secret, ...(target.previous_secret ? [target.previous_secret] : [])];
-      const response = await fetch(target.url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(10_000),
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'ParcelLocker-Webhooks/1.0',
-          [HEADERS.id]: event_id,
-          [HEADERS.timestamp]: String(timestamp),
-          [HEADERS.signature]: signatureHeader(secrets, event_id, timestamp, target.body),
-        },
-        body: target.body,
-      });
-      await response.body?.cancel();
-      const { status } = response;
+      const secrets = secretsOf(endpoint_id!, target);
+      let answer;
+      try {
+        answer = await postWebhook(
+          target.url,
+          {
+            'content-type': 'application/json',
+            'user-agent': 'ParcelLocker-Webhooks/1.0',
+            [HEADERS.id]: event_id,
+            [HEADERS.timestamp]: String(timestamp),
+            [HEADERS.signature]: signatureHeader(secrets, event_id, timestamp, target.body),
+          },
+          target.body,
+          send,
+        );
+      } catch (error) {
+        if (error instanceof RefusedDestination)
+          throw new DeliveryError(`address refused: ${error.message}`);
+        throw error;
+      }
+      const { status } = answer;
       if (status >= 200 && status <= 299) return;
       const reason = `endpoint answered ${status}`;
       if (status === 410) {
@@ -123,9 +161,7 @@ export function webhookChannel(sql: Sql): ChannelPolicy<QueuedWebhook, Map<strin
         throw new DeliveryError(reason, { permanent: true });
       }
       const wait =
-        status === 429 || status === 503
-          ? retryAfterSeconds(response.headers.get('retry-after'))
-          : undefined;
+        status === 429 || status === 503 ? retryAfterSeconds(answer.retryAfter ?? null) : undefined;
       throw new DeliveryError(reason, wait === undefined ? {} : { retryAfterSeconds: wait });
     },
   };

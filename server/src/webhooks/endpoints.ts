@@ -1,4 +1,8 @@
+import { hasUnstorableCharacters } from '@locker/shared';
+import { randomUUID } from 'node:crypto';
 import type { Sql } from '../db/connect';
+import { destinationProblem, type DestinationPolicy } from './address';
+import { sealSecret, type Keyring } from './secretKeys';
 import { newWebhookSecret } from './signature';
 
 /** How long the old secret keeps signing after a rotation, unless the caller says. */
@@ -38,6 +42,7 @@ const COLUMNS = 'id, url, description, disabled_at, disabled_reason, created_at'
 
 /** Whether `url` is one a webhook can be sent to: absolute http(s), no credentials. */
 export function webhookUrlProblem(url: string): string | undefined {
+  if (hasUnstorableCharacters(url)) return 'must not contain U+0000 or unpaired UTF-16 surrogates';
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed || !['http:', 'https:'].includes(parsed.protocol))
     return 'must be an absolute http(s) URL';
@@ -45,15 +50,28 @@ export function webhookUrlProblem(url: string): string | undefined {
   return undefined;
 }
 
+/** `webhookUrlProblem`, then whether its host is an address webhooks may go to. */
+export async function endpointUrlProblem(
+  url: string,
+  destination: DestinationPolicy,
+): Promise<string | undefined> {
+  return webhookUrlProblem(url) ?? (await destinationProblem(new URL(url), destination));
+}
+
+/** A new endpoint; its secret is answered here and stored only encrypted (secretKeys.ts). */
 export async function createEndpoint(
   sql: Sql,
   organizationId: string,
   input: { url: string; description?: string | undefined },
+  keyring: Keyring,
 ): Promise<EndpointView & { secret: string }> {
+  const id = randomUUID();
   const secret = newWebhookSecret();
+  const sealed = sealSecret(keyring, id, secret);
   const [row] = await sql<EndpointRow[]>`
-    insert into webhook_endpoints (organization_id, url, description, secret)
-    values (${organizationId}, ${input.url}, ${input.description ?? null}, ${secret})
+    insert into webhook_endpoints (id, organization_id, url, description, secret, secret_key_id)
+    values (${id}, ${organizationId}, ${input.url}, ${input.description ?? null},
+            ${sealed.ciphertext}, ${sealed.keyId})
     returning ${sql.unsafe(COLUMNS)}`;
   return { ...present(row!), secret };
 }
@@ -73,15 +91,19 @@ export async function rotateEndpointSecret(
   sql: Sql,
   organizationId: string,
   endpointId: string,
-  rolloverHours = DEFAULT_ROLLOVER_HOURS,
+  rolloverHours: number,
+  keyring: Keyring,
 ): Promise<{ id: string; secret: string; previous_secret_valid_until: string | null } | undefined> {
   const secret = newWebhookSecret();
+  const sealed = sealSecret(keyring, endpointId, secret);
+  // The old ciphertext moves with its key id: it opens as before.
   const [row] = await sql<{ id: string; previous_secret_until: Date | null }[]>`
     update webhook_endpoints
        set previous_secret = case when ${rolloverHours} > 0 then secret end,
+           previous_secret_key_id = case when ${rolloverHours} > 0 then secret_key_id end,
            previous_secret_until = case when ${rolloverHours} > 0
                                         then now() + make_interval(hours => ${rolloverHours}) end,
-           secret = ${secret}
+           secret = ${sealed.ciphertext}, secret_key_id = ${sealed.keyId}
      where id = ${endpointId} and organization_id = ${organizationId}
     returning id, previous_secret_until`;
   if (!row) return undefined;

@@ -108,7 +108,7 @@ async function noteExpiryFirst(tx: TransactionSql, shipmentId: string): Promise<
       from stations s
      where sh.id = ${shipmentId} and s.id = sh.destination_station_id and sh.expired_at is null
        and not exists (select 1 from returns r where r.shipment_id = sh.id)
-       and sh.deposited_at + make_interval(hours => s.max_storage_hours) <= sh.status_at
+       and sh.deposited_at + make_interval(hours => s.max_storage_hours + sh.storage_extended_hours) <= sh.status_at
     returning sh.id`;
   if (!expired) return;
   const view = await shipmentView(tx, shipmentId);

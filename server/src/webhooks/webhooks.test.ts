@@ -8,6 +8,8 @@ import { useWebhookReceiver } from '../../test/receiver';
 import { rotateEndpointSecret } from './endpoints';
 
 const stack = useTestServer();
+/** The receivers here listen on loopback, as WEBHOOK_ALLOW_PRIVATE allows; the server's keys. */
+const local = () => ({ allowPrivate: true, keyring: stack.server.config.webhookSecretKeys });
 const hook = useWebhookReceiver();
 
 const skipBackoff = () =>
@@ -30,7 +32,12 @@ const outboxOf = (shipmentId: string) =>
 describe('webhooks (Standard Webhooks)', () => {
   it('signs each event as Standard Webhooks and retries a failing endpoint with the same webhook-id', async () => {
     const scene = await stack.scene('1:S,2:S');
-    const { webhookSecret } = await setOrganizationWebhook(stack.sql, scene.org.id, hook.url);
+    const { webhookSecret } = await setOrganizationWebhook(
+      stack.sql,
+      scene.org.id,
+      hook.url,
+      local(),
+    );
     expect(webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     hook.state.answer = { status: 500 };
     const before = hook.attempts();
@@ -82,6 +89,7 @@ describe('webhooks (Standard Webhooks)', () => {
       stack.sql,
       (await stack.org()).id,
       hook.url,
+      local(),
     );
     expect(() => new Webhook(other).verify(delivery!.raw, delivery!.headers)).toThrow(
       WebhookVerificationError,
@@ -99,8 +107,10 @@ describe('webhooks (Standard Webhooks)', () => {
       stack.sql,
       scene.org.id,
       hook.url,
+      local(),
     );
-    const rotated = await rotateEndpointSecret(stack.sql, scene.org.id, endpointId, 24);
+    const keyring = stack.server.config.webhookSecretKeys;
+    const rotated = await rotateEndpointSecret(stack.sql, scene.org.id, endpointId, 24, keyring);
     const first = (await scene.deposit()).shipment;
     const [during] = await waitFor(() => {
       const mine = hook.eventsOf(first.id);
@@ -113,10 +123,8 @@ describe('webhooks (Standard Webhooks)', () => {
     });
     expect(new Webhook(rotated!.secret).verify(during!.raw, during!.headers)).toBeTruthy();
 
-    await rotateEndpointSecret(stack.sql, scene.org.id, endpointId, 0);
-    const [current] = await stack.sql<{ secret: string }[]>`
-      select secret from webhook_endpoints where id = ${endpointId}`;
-    const newest = current!.secret;
+    const newest = (await rotateEndpointSecret(stack.sql, scene.org.id, endpointId, 0, keyring))!
+      .secret;
     const second = (await scene.deposit()).shipment;
     const [after] = await waitFor(() => {
       const mine = hook.eventsOf(second.id);
@@ -140,7 +148,7 @@ describe('webhooks (Standard Webhooks)', () => {
       [{ status: 500, headers: { 'Retry-After': '120' } }, 3.5, 6],
     ] as const) {
       const scene = await stack.scene('1:S');
-      await setOrganizationWebhook(stack.sql, scene.org.id, hook.url);
+      await setOrganizationWebhook(stack.sql, scene.org.id, hook.url, local());
       hook.state.answer = answer;
       const { shipment } = await scene.deposit();
       const [row] = await waitFor(async () => {
@@ -156,7 +164,7 @@ describe('webhooks (Standard Webhooks)', () => {
 
   it('disables an endpoint that answers 410 Gone: nothing more is queued for it, an alert says so', async () => {
     const scene = await stack.scene('1:S,2:S,3:S');
-    const { endpointId } = await setOrganizationWebhook(stack.sql, scene.org.id, hook.url);
+    const { endpointId } = await setOrganizationWebhook(stack.sql, scene.org.id, hook.url, local());
     hook.state.answer = { status: 410 };
     try {
       const { shipment } = await scene.deposit();
@@ -184,7 +192,7 @@ describe('webhooks (Standard Webhooks)', () => {
 
   it('sends an event for every status change: deposit, collection, return started, deposited and collected', async () => {
     const scene = await stack.scene('1:S,2:S');
-    await setOrganizationWebhook(stack.sql, scene.org.id, hook.url);
+    await setOrganizationWebhook(stack.sql, scene.org.id, hook.url, local());
     const { shipment } = await scene.returned();
     await scene.takeOut(shipment.tracking_number);
     // Deliveries due together leave together, so arrival order is not guaranteed (as
@@ -210,7 +218,7 @@ describe('webhooks (Standard Webhooks)', () => {
 
   it('never holds up the terminal call while the endpoint hangs', async () => {
     const scene = await stack.scene('1:S');
-    await setOrganizationWebhook(stack.sql, scene.org.id, hook.url);
+    await setOrganizationWebhook(stack.sql, scene.org.id, hook.url, local());
     hook.state.answer = 'hang';
     try {
       const parcel = await stack.shipment(scene.org.id, scene.station.id);
@@ -228,7 +236,7 @@ describe('webhooks (Standard Webhooks)', () => {
 
   it('survives a restart: events queued while down are delivered by the next server, once each across two instances', async () => {
     const scene = await stack.scene('1:S,2:S,3:S,4:S');
-    await setOrganizationWebhook(stack.sql, scene.org.id, hook.url);
+    await setOrganizationWebhook(stack.sql, scene.org.id, hook.url, local());
     hook.state.answer = { status: 500 };
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await scene.deposit()).shipment.id);
@@ -239,6 +247,7 @@ describe('webhooks (Standard Webhooks)', () => {
       databaseUrl: stack.databaseUrl,
       logLevel: 'silent',
       smsTransport: 'file:/dev/null',
+      webhookAllowPrivate: true,
     };
     const a = await startServer(options);
     const b = await startServer(options);

@@ -183,6 +183,18 @@ export const en = {
     technician: 'Door {{door}} was opened by a technician.',
   },
   done: 'Done',
+  // Door supervision (issue 31): a door found open, a take-out the staff settle, a board
+  // whose polarity is suspect.
+  supervision: {
+    foundOpen: 'Door {{door}} was already open',
+    staffTold: 'The staff have been told.',
+    unsettledTitle: 'The staff will check door {{door}}',
+    unsettledDone: 'Thank you. Our staff will confirm your pickup.',
+    unsettledOpen: 'Please close door {{door}}. The staff have been told.',
+    doorOutOfService:
+      'Door {{door}} is out of service and was not opened. The staff have been told. Support: {{phone}}',
+    untrusted: 'The door sensors read wrong, so no door is opened. A technician has been called.',
+  },
 } as const;
 
 type Strings<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

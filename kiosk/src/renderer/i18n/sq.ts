@@ -183,4 +183,16 @@ export const sq: Messages = {
   // "Gati" (ready) read as "ready to start" as often as "finished": this says
   // "I am done", as the person means it when they tap it.
   done: 'Përfundova',
+  // Door supervision (issue 31).
+  supervision: {
+    foundOpen: 'Dera {{door}} ishte tashmë e hapur',
+    staffTold: 'Stafi është njoftuar.',
+    unsettledTitle: 'Stafi do të kontrollojë derën {{door}}',
+    unsettledDone: 'Faleminderit. Marrja e pakos do të konfirmohet nga stafi ynë.',
+    unsettledOpen: 'Ju lutemi mbyllni derën {{door}}. Stafi është njoftuar.',
+    doorOutOfService:
+      'Dera {{door}} nuk funksionon dhe nuk u hap. Stafi është njoftuar. Mbështetja: {{phone}}',
+    untrusted:
+      'Sensorët e dyerve nuk lexojnë saktë, prandaj asnjë derë nuk hapet. Është thirrur një teknik.',
+  },
 };

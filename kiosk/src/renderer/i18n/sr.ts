@@ -179,4 +179,16 @@ export const sr: Messages = {
     technician: 'Vrata {{door}} je otvorio tehničar.',
   },
   done: 'Gotovo',
+  // Door supervision (issue 31).
+  supervision: {
+    foundOpen: 'Vrata {{door}} su već bila otvorena',
+    staffTold: 'Osoblje je obavešteno.',
+    unsettledTitle: 'Osoblje će proveriti vrata {{door}}',
+    unsettledDone: 'Hvala. Naše osoblje će potvrditi preuzimanje.',
+    unsettledOpen: 'Molimo zatvorite vrata {{door}}. Osoblje je obavešteno.',
+    doorOutOfService:
+      'Vrata {{door}} su van upotrebe i nisu otvorena. Osoblje je obavešteno. Podrška: {{phone}}',
+    untrusted:
+      'Senzori vrata ne očitavaju ispravno, pa se nijedna vrata ne otvaraju. Pozvan je tehničar.',
+  },
 };

@@ -179,4 +179,16 @@ export const tr: Messages = {
     technician: 'Kapak {{door}} bir teknisyen tarafından açıldı.',
   },
   done: 'Bitti',
+  // Door supervision (issue 31).
+  supervision: {
+    foundOpen: 'Kapak {{door}} zaten açıktı',
+    staffTold: 'Personel bilgilendirildi.',
+    unsettledTitle: 'Personel {{door}} numaralı kapağı kontrol edecek',
+    unsettledDone: 'Teşekkürler. Teslim alma işleminiz personelimiz tarafından onaylanacak.',
+    unsettledOpen: 'Lütfen {{door}} numaralı kapağı kapatın. Personel bilgilendirildi.',
+    doorOutOfService:
+      'Kapak {{door}} hizmet dışı ve açılmadı. Personel bilgilendirildi. Destek: {{phone}}',
+    untrusted:
+      'Kapak sensörleri yanlış okuyor, bu yüzden hiçbir kapak açılmıyor. Bir teknisyen çağrıldı.',
+  },
 };

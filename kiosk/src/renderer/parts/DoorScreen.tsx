@@ -17,7 +17,7 @@ export interface DoorTexts {
 /** Seconds a final screen stays before it goes home by itself. */
 export const FINAL_SECONDS = 10;
 
-const FINAL: DoorStep[] = ['closed_ok', 'closed_amiss', 'did_not_open', 'cancelled'];
+const FINAL: DoorStep[] = ['closed_ok', 'closed_amiss', 'did_not_open', 'cancelled', 'unsettled'];
 
 /**
  * One door at work: which door, where it is in the cabinet, what to do; then how it went.
@@ -46,16 +46,31 @@ export function DoorScreen(props: {
 }) {
   const { t } = useTranslation();
   const { door, texts, finish } = props;
-  const step = doorStep(props.state.session, door, props.stale);
+  const session = props.state.session;
+  const step = doorStep(session, door, props.stale);
   const final = FINAL.includes(step);
+  // The door stood open before the unlock: said plainly, with who has been told.
+  const foundOpen = step !== 'opening' && session?.foundOpen !== undefined;
   const [heading, instruction] = ((): [string, string] => {
     switch (step) {
       case 'opening':
         return [t('door.opening', { door }), texts.open];
       case 'open':
-        return [t('door.open', { door }), texts.open];
+        return foundOpen
+          ? [t('supervision.foundOpen', { door }), `${texts.open} ${t('supervision.staffTold')}`]
+          : [t('door.open', { door }), texts.open];
       case 'left_open':
-        return [t('door.open', { door }), t('door.leftOpen', { door })];
+        return [
+          foundOpen ? t('supervision.foundOpen', { door }) : t('door.open', { door }),
+          t('door.leftOpen', { door }),
+        ];
+      case 'unsettled':
+        return [
+          t('supervision.unsettledTitle', { door }),
+          session?.phase === 'unsettled' && session.cause === 'never_shut'
+            ? t('supervision.unsettledOpen', { door })
+            : t('supervision.unsettledDone'),
+        ];
       case 'did_not_open':
         return [t('door.didNotOpen', { door }), t('help.doorNotOpenReported', { door })];
       case 'closed_ok':

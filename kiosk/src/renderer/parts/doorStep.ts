@@ -11,7 +11,9 @@ export type DoorStep =
   | 'take_out'
   /** A cancelled return shut on the parcel: keep it as a return, or open again. */
   | 'choice'
-  | 'cancelled';
+  | 'cancelled'
+  /** A take-out the kiosk cannot confirm: the staff settle it (the door may still be open). */
+  | 'unsettled';
 
 /** The session on screen when this person asked for a door (its id and phase time). */
 export type Stale = Pick<DoorSession, 'id' | 'since'> | undefined;
@@ -52,6 +54,8 @@ export function doorStep(session: DoorSession | null, door: number, stale?: Stal
       return 'choice';
     case 'cancelled':
       return 'cancelled';
+    case 'unsettled':
+      return 'unsettled';
     default: {
       const never: never = session;
       throw new Error(`unknown door phase ${String(never)}`);

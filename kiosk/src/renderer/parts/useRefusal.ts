@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KioskState, Refusal } from '../../bridge/api';
-import { outOfService } from '../kioskView';
+import { outOfService, reasonKey } from '../kioskView';
 import type { ScreenMessage } from './Screen';
 
 export type Shown = Refusal | { kind: 'unknown_courier' };
@@ -43,7 +43,7 @@ export function useRefusal(task: Task, state: KioskState) {
   let message: ScreenMessage | null = null;
   if (cause) {
     message = {
-      text: `${t('outOfService.title')}. ${t(`outOfService.${cause}`)} ${t('outOfService.safe')}`,
+      text: `${t('outOfService.title')}. ${t(reasonKey(cause))} ${t('outOfService.safe')}`,
       tone: 'warning',
     };
   } else if (refusal) {
@@ -64,6 +64,12 @@ export function useRefusal(task: Task, state: KioskState) {
       case 'door_failed':
         message = {
           text: t('errors.door_failed', { door: refusal.door, phone: supportPhone }),
+          tone: 'error',
+        };
+        break;
+      case 'door_out_of_service':
+        message = {
+          text: t('supervision.doorOutOfService', { door: refusal.door, phone: supportPhone }),
           tone: 'error',
         };
         break;

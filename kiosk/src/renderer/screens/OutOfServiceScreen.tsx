@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { QrCode } from '../parts/QrCode';
 import { Screen } from '../parts/Screen';
+import { reasonKey } from '../kioskView';
 
 export type OutOfServiceReason =
-  'service_unreachable' | 'terminal_refused' | 'controller_unreachable';
+  'service_unreachable' | 'terminal_refused' | 'controller_unreachable' | 'doors_untrusted';
 
 /**
  * One calm screen while the locker cannot serve anyone: the parcels are safe, here is
@@ -23,7 +24,7 @@ export function OutOfServiceScreen({
       name="out-of-service"
       heading={t('outOfService.title')}
       instruction={t('outOfService.safe')}
-      info={<p className="reason">{t(`outOfService.${reason}`)}</p>}
+      info={<p className="reason">{t(reasonKey(reason))}</p>}
       main={
         phone && (
           <div className="support-contact support-contact-large">

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabaseUrl } from '../../test/databases';
+import { waitFor } from '../../test/harness';
+import { connect, type Sql } from '../db/connect';
+import { createLogger } from '../logger';
+import type { ChannelPolicy, OutboxMessage } from '../outbox/outbox';
+import { startWebhookDispatcher } from './dispatcher';
+import type { QueuedWebhook } from './events';
+
+let sql: Sql;
+beforeAll(async () => {
+  // No server on this database: the dispatcher under test is the only one claiming.
+  sql = connect(await freshDatabaseUrl(), { max: 4 });
+});
+afterAll(() => sql.end());
+
+describe('the webhook dispatcher', () => {
+  it('keeps at most two deliveries in flight per endpoint, takes every endpoint’s oldest first, and fills a freed slot at once', async () => {
+    // Ten due deliveries to each of three endpoints, queued endpoint after endpoint.
+    await sql`
+      insert into outbox (channel, payload)
+      select 'webhook', jsonb_build_object('event_id', gen_random_uuid(), 'endpoint_id', e, 'type', 'x')
+        from unnest(array['a', 'b', 'c']) e, generate_series(1, 10) n
+       order by e, n`;
+    const started: string[] = [];
+    const inFlight = new Map<string, number>();
+    let most = 0;
+    const waiting: (() => void)[] = [];
+    const policy: ChannelPolicy<QueuedWebhook> = {
+      channel: 'webhook',
+      maxAttempts: 3,
+      maxBackoffSeconds: 60,
+      // Each delivery hangs until the test lets one go.
+      deliver: async (message: OutboxMessage<QueuedWebhook>) => {
+        const endpoint = message.payload.endpoint_id!;
+        started.push(endpoint);
+        inFlight.set(endpoint, (inFlight.get(endpoint) ?? 0) + 1);
+        most = Math.max(most, inFlight.get(endpoint)!);
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        inFlight.set(endpoint, inFlight.get(endpoint)! - 1);
+      },
+    };
+    const dispatcher = startWebhookDispatcher(sql, policy, createLogger('silent'), {
+      perEndpoint: 2,
+      inFlight: 100,
+      pollMs: 60_000,
+    });
+    try {
+      await waitFor(() => (started.length === 6 ? true : undefined));
+      // Every endpoint's two, though a's ten were queued first.
+      expect([...started].sort()).toEqual(['a', 'a', 'b', 'b', 'c', 'c']);
+      // One finishes: its endpoint's next starts without waiting for a poll.
+      waiting.shift()!();
+      await waitFor(() => (started.length === 7 ? true : undefined));
+      expect(started[6]).toBe(started[0]);
+      // Then all of them, two at a time per endpoint.
+      const until = Date.now() + 10_000;
+      while (started.length < 30 || waiting.length) {
+        if (Date.now() > until) throw new Error(`only ${started.length} of 30 started`);
+        waiting.shift()?.();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(most).toBe(2);
+      await dispatcher.runNow();
+      const [left] = await sql<{ n: number }[]>`
+        select count(*)::int as n from outbox where channel = 'webhook' and delivered_at is null`;
+      expect(left!.n).toBe(0);
+    } finally {
+      for (const release of waiting) release();
+      await dispatcher.stop();
+    }
+  });
+  it('fills a slot freed while a claim is running, though that claim counted it as busy', async () => {
+    // One endpoint, four due. The first claim starts two; one ends and a claim begins,
+    // reading the endpoint as one busy; before it ends the other ends too. That claim
+    // starts one, and the freed slot must be claimed again at once, not at the next poll.
+    await sql`
+      insert into outbox (channel, payload)
+      select 'webhook', jsonb_build_object('event_id', gen_random_uuid(), 'endpoint_id', 'd', 'type', 'x')
+        from generate_series(1, 4)`;
+    const waiting: (() => void)[] = [];
+    let started = 0;
+    let claims = 0;
+    let letClaimGo = () => {};
+    const holdClaim = new Promise<void>((resolve) => (letClaimGo = resolve));
+    const policy: ChannelPolicy<QueuedWebhook, undefined> = {
+      channel: 'webhook',
+      maxAttempts: 3,
+      maxBackoffSeconds: 60,
+      // The second claim is held here, after its read, until the test lets it go.
+      prepare: async () => {
+        claims += 1;
+        if (claims === 2) await holdClaim;
+        return undefined;
+      },
+      deliver: async () => {
+        started += 1;
+        await new Promise<void>((resolve) => waiting.push(resolve));
+      },
+    };
+    const dispatcher = startWebhookDispatcher(sql, policy, createLogger('silent'), {
+      perEndpoint: 2,
+      inFlight: 100,
+      pollMs: 60_000,
+    });
+    try {
+      await waitFor(() => (started === 2 ? true : undefined));
+      waiting.shift()!();
+      await waitFor(() => (claims === 2 ? true : undefined));
+      waiting.shift()!();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      letClaimGo();
+      // The held claim starts the third; the slot freed meanwhile takes the fourth.
+      await waitFor(() => (started === 4 ? true : undefined), 5_000);
+      expect(waiting).toHaveLength(2);
+    } finally {
+      letClaimGo();
+      for (const release of waiting) release();
+      await dispatcher.stop();
+    }
+  });
+});
