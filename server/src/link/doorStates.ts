@@ -6,13 +6,19 @@ import type { Logger } from '../logger';
  * Records the doors' sensor states a kiosk pushed, in one statement: each door's state,
  * when it was seen, when it last changed, and since when it stands open (kept across
  * reports while it stays open; an unknown reading keeps what was known).
+ *
+ * `seenAt`: when the kiosk saw it, for a state that comes late (a door event from the
+ * report queue, terminal/doorEvents.ts); a door whose state was seen later than that
+ * keeps it. Without it, now (the link's states are live).
  */
 export async function recordDoorStates(
   sql: Sql,
   station: { id: string; code: string },
   doors: LinkDoorState[],
+  seenAt?: Date,
 ): Promise<void> {
   if (doors.length === 0) return;
+  const at = seenAt ?? null;
   const rows = doors.map((d) => ({
     position: d.position,
     known: d.known,
@@ -29,9 +35,10 @@ export async function recordDoorStates(
              (station_id, position, known, closed, item_present, in_session, open_since,
               seen_at, changed_at)
       select ${station.id}::uuid, u.position, u.known, u.closed, u.item_present, u.in_session,
-             case when u.closed = false then now() end, now(), now()
+             case when u.closed = false then t.at end, t.at, t.at
         from jsonb_to_recordset(${sql.json(rows)})
-             as u (position int, known bool, closed bool, item_present bool, in_session bool)
+             as u (position int, known bool, closed bool, item_present bool, in_session bool),
+             (select least(coalesce(${at}::timestamptz, now()), now()) as at) t
       on conflict (station_id, position) do update
          set known = excluded.known,
              closed = coalesce(excluded.closed, d.closed),
@@ -40,17 +47,18 @@ export async function recordDoorStates(
              in_session = excluded.in_session,
              open_since = case when excluded.closed is null then d.open_since
                                when excluded.closed then null
-                               else coalesce(d.open_since, now()) end,
+                               else coalesce(d.open_since, excluded.seen_at) end,
              left_open_alerted_at = case when excluded.closed then null
                                          else d.left_open_alerted_at end,
-             seen_at = now(),
+             seen_at = excluded.seen_at,
              changed_at = case when (d.known, d.closed, d.item_present, d.in_session)
                                     is distinct from
                                     (excluded.known, coalesce(excluded.closed, d.closed),
                                      excluded.item_present, excluded.in_session)
-                               then now() else d.changed_at end
+                               then excluded.seen_at else d.changed_at end
+       where d.seen_at <= excluded.seen_at
       returning d.position, d.known, d.closed, d.item_present, d.in_session, d.open_since,
-                d.changed_at = now() as changed
+                d.changed_at = d.seen_at as changed
     ), cleared as (
       update alerts a
          set status = 'resolved', resolved_at = now(), resolved_by = 'system',
@@ -60,7 +68,8 @@ export async function recordDoorStates(
          and a.status <> 'resolved'
     )
     select pg_notify('locker_door_state', json_build_object(
-             's', ${station.id}::text, 'c', ${station.code}::text, 't', now(),
+             's', ${station.id}::text, 'c', ${station.code}::text,
+             't', least(coalesce(${at}::timestamptz, now()), now()),
              'd', json_agg(json_build_array(up.position, up.known, up.closed, up.item_present,
                                             up.in_session, up.open_since)))::text)
       from up where up.changed

@@ -7,7 +7,8 @@ import {
   linkSignedBytes,
   type LinkServiceMessage,
 } from '@locker/shared';
-import { useTestServer, waitFor } from '../../test/harness';
+import { randomUUID } from 'node:crypto';
+import { signedInOperator, testClock, useTestServer, waitFor } from '../../test/harness';
 import { LINK_PATH } from './hub';
 import { publicKeyFromRaw, rawKeyBytes } from './signing';
 
@@ -261,5 +262,134 @@ describe('door states', () => {
       { message: expect.stringContaining('door 2 open for more than') as string },
     ]);
     peer.ws.close();
+  });
+
+  it("a door the kiosk's supervision reports open (found open, opened unseen) reaches the stream and the station page, unless the link saw it since", async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const support = await signedInOperator(stack, testClock(), 'support');
+    const controller = new AbortController();
+    const response = await fetch(`${stack.url}/ops/v1/alerts/stream`, {
+      headers: { cookie: support.client.cookie()! },
+      signal: controller.signal,
+    });
+    const doorEvents: { station_code: string; at: string; doors: Record<string, unknown>[] }[] = [];
+    let connected = false;
+    void (async () => {
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          buffer += value;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (block.includes(': connected')) connected = true;
+            const data = /^data: (.*)$/m.exec(block)?.[1];
+            if (/^event: door$/m.test(block) && data)
+              doorEvents.push(JSON.parse(data) as (typeof doorEvents)[number]);
+          }
+        }
+      } catch {
+        // aborted
+      }
+    })();
+    await waitFor(() => connected);
+    try {
+      const report = (door: number, body: object) =>
+        scene.terminal.api.post(`/terminal/v1/doors/${door}/events`, {
+          eventId: randomUUID(),
+          ...body,
+        });
+      const sensorOf = async (door: number) => {
+        const page = await support.client.get(`/ops/v1/stations/${scene.station.code}`);
+        const found = (
+          page.body.doors as { position: number; sensor: Record<string, unknown> }[]
+        ).find((d) => d.position === door);
+        return found?.sensor;
+      };
+
+      // Forced open with nobody at it, seen a minute ago (the report queue's time).
+      const seen = new Date(Date.now() - 60_000).toISOString();
+      const forced = await report(2, {
+        kind: 'opened_unseen',
+        itemPresent: true,
+        visit: null,
+        occurred_at: seen,
+      });
+      expect(forced.status).toBe(200);
+      const first = await waitFor(() => doorEvents[0]);
+      expect(first).toMatchObject({
+        station_code: scene.station.code,
+        at: seen,
+        doors: [{ position: 2, state: 'open', item_present: true, in_session: false }],
+      });
+      expect(await sensorOf(2)).toMatchObject({
+        state: 'open',
+        item_present: true,
+        in_session: false,
+        open_since: seen,
+        seen_at: seen,
+      });
+
+      // The link then sees the door shut; a door event seen before that, arriving late,
+      // changes nothing and announces nothing.
+      const peer = await connect(scene.terminal.token);
+      await peer.next('hello');
+      const live = (position: number, closed: boolean) => ({
+        position,
+        known: true,
+        closed,
+        itemPresent: false,
+        inSession: false,
+      });
+      peer.ws.send(
+        JSON.stringify({
+          type: 'doors',
+          full: false,
+          doors: [live(2, true)],
+          at: new Date().toISOString(),
+        }),
+      );
+      await waitFor(() => doorEvents.length === 2);
+      expect(doorEvents[1]!.doors).toEqual([
+        expect.objectContaining({ position: 2, state: 'closed' }),
+      ]);
+      const late = await report(2, {
+        kind: 'found_open',
+        itemPresent: false,
+        visit: 'pickup',
+        occurred_at: new Date(Date.now() - 30_000).toISOString(),
+      });
+      expect(late.status).toBe(200);
+      // A board silent after the pulse says nothing of the door's state.
+      expect(
+        (await report(1, { kind: 'unlock_unknown', itemPresent: null, visit: 'pickup' })).status,
+      ).toBe(200);
+      // Found open at an unlock now: a session is at the door.
+      await report(1, { kind: 'found_open', itemPresent: false, visit: 'pickup' });
+      await waitFor(() => doorEvents.length >= 3);
+      // Notifications come in commit order: had the late report of door 2 or the silent
+      // board announced anything, it would have come before door 1's.
+      expect(doorEvents.slice(2)).toEqual([
+        expect.objectContaining({
+          doors: [
+            {
+              position: 1,
+              state: 'open',
+              item_present: false,
+              in_session: true,
+              open_since: expect.any(String) as string,
+            },
+          ],
+        }),
+      ]);
+      expect(await sensorOf(2)).toMatchObject({ state: 'closed', item_present: false });
+      peer.ws.close();
+    } finally {
+      controller.abort();
+    }
   });
 });
