@@ -124,8 +124,10 @@ try {
   // The demo's receivers (and a newcomer's) listen on this machine: webhooks may go to
   // loopback and private addresses here, unless WEBHOOK_ALLOW_PRIVATE says otherwise.
   process.env.WEBHOOK_ALLOW_PRIVATE ||= 'true';
+  // A newcomer's demo: the public development pickup secret is allowed, unless
+  // PICKUP_CODE_SECRET says otherwise (and NODE_ENV=production still refuses it).
   const key = linkKey();
-  server = await startServer({ linkSigningKey: key.seed });
+  server = await startServer({ development: true, linkSigningKey: key.seed });
   const demo = await demoScene(server.sql);
   const kiosk = demo
     ? await startKiosk(`http://127.0.0.1:${server.port}`, demo, port, server.logger, key.publicKey)

@@ -1,8 +1,10 @@
 /**
- * Does the time of a refused device token tell whether it exists? Sends the same
- * request with an unknown, a revoked, a disabled and an offline terminal's token,
- * interleaved one by one so machine noise falls on every kind alike, and prints each
- * kind's latency distribution.
+ * Does the time of a refused device token tell whether it exists, or whether it was used
+ * lately? Sends the same request with a fresh unknown token (a new one each time: never
+ * seen by the server), one unknown token used over and over, a revoked, a disabled and an
+ * offline terminal's token, interleaved one by one so machine noise falls on every kind
+ * alike, and prints each kind's latency distribution, then the fresh token's median
+ * against the offline one's (issue 22's check: within 12 %).
  *
  *   TIMING_SAMPLES=2000 pnpm --filter @locker/server exec tsx bench/token-timing.ts
  */
@@ -53,11 +55,13 @@ async function main() {
   const offline = await createTerminal(sql, station.code);
   await setTerminalStatus(sql, offline.id, 'offline');
   const server = await benchServer(db.url);
-  const kinds: Record<string, string> = {
-    unknown: `tdev_${randomBytes(24).toString('base64url')}`,
-    revoked: revoked.token,
-    disabled: disabled.token,
-    offline: offline.token,
+  const unknown = `tdev_${randomBytes(24).toString('base64url')}`;
+  const kinds: Record<string, () => string> = {
+    fresh: () => `tdev_${randomBytes(24).toString('base64url')}`,
+    unknown: () => unknown,
+    revoked: () => revoked.token,
+    disabled: () => disabled.token,
+    offline: () => offline.token,
   };
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const url = new URL(server.url);
@@ -65,11 +69,17 @@ async function main() {
     const samples: Record<string, number[]> = {};
     for (const kind of Object.keys(kinds)) samples[kind] = [];
     for (let i = 0; i < 200; i++)
-      for (const token of Object.values(kinds)) await timed(agent, url, token);
+      for (const token of Object.values(kinds)) await timed(agent, url, token());
     for (let i = 0; i < SAMPLES; i++) {
       for (const [kind, token] of Object.entries(kinds))
-        samples[kind]!.push(await timed(agent, url, token));
+        samples[kind]!.push(await timed(agent, url, token()));
     }
+    const median = (kind: string) =>
+      at(
+        [...samples[kind]!].sort((a, b) => a - b),
+        0.5,
+      );
+    const apart = Math.abs(median('fresh') - median('offline')) / median('offline');
     console.table(
       Object.entries(samples).map(([kind, values]) => {
         const sorted = values.sort((a, b) => a - b);
@@ -81,6 +91,10 @@ async function main() {
           'p90 ms': at(sorted, 0.9),
         };
       }),
+    );
+    console.log(
+      `fresh unknown token p50 ${median('fresh')} ms vs known offline token p50 ${median('offline')} ms: ` +
+        `${(apart * 100).toFixed(1)} % apart (${apart <= 0.12 ? 'within' : 'beyond'} 12 %)`,
     );
   } finally {
     agent.destroy();

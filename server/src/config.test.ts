@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_PICKUP_SECRET, loadConfig } from './config';
+import { ConfigError, DEV_PICKUP_SECRET, developmentSecretProblem, loadConfig } from './config';
 
 function problem(env: Record<string, string>): string {
   try {
@@ -96,5 +96,24 @@ describe('server settings', () => {
         WEBHOOK_SECRET_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
       }).production,
     ).toBe(true);
+  });
+
+  it('allows the development pickup secret only with LOCKER_DEV=1', () => {
+    expect(developmentSecretProblem(loadConfig({}))).toMatch(
+      /^PICKUP_CODE_SECRET is not set, .*or LOCKER_DEV=1/,
+    );
+    expect(loadConfig({ LOCKER_DEV: '1' }).development).toBe(true);
+    expect(developmentSecretProblem(loadConfig({ LOCKER_DEV: '1' }))).toBeUndefined();
+    expect(developmentSecretProblem(loadConfig({ LOCKER_DEV: '0' }))).toBeDefined();
+    expect(
+      developmentSecretProblem(loadConfig({ PICKUP_CODE_SECRET: 'a-secret-of-our-own-1234' })),
+    ).toBeUndefined();
+    expect(problem({ LOCKER_DEV: 'yes' })).toBe(
+      'bad setting: LOCKER_DEV must be 1 (development) or 0 (got "yes")',
+    );
+    // Production refuses the development secret whatever the flag says.
+    expect(problem({ NODE_ENV: 'production', LOCKER_DEV: '1' })).toMatch(
+      /PICKUP_CODE_SECRET must be set to a secret of your own/,
+    );
   });
 });

@@ -7,6 +7,11 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 
 export interface ServerConfig {
   production: boolean;
+  /**
+   * `LOCKER_DEV=1` (or `pnpm serve -- --dev`; `pnpm start` sets it): the public development
+   * `PICKUP_CODE_SECRET` is allowed. Without it the server refuses to start on that secret.
+   */
+  development: boolean;
   port: number;
   host: string;
   /** Unset: the embedded PostgreSQL under `.data/postgres`. */
@@ -23,7 +28,7 @@ export interface ServerConfig {
   offlineAfterSeconds: number;
   sweepIntervalMs: number;
   dbPoolSize: number;
-  /** Merchant interface requests per organization per minute (sliding). */
+  /** Merchant interface requests per organization in any 60 s (an exact sliding window). */
   merchantRequestsPerMinute: number;
   /**
    * The seed (base64, 32 bytes) of the Ed25519 key that signs commands to kiosks over the
@@ -114,6 +119,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const EnvSchema = z
   .object({
     NODE_ENV: z.string().optional(),
+    LOCKER_DEV: z.enum(['0', '1'], 'must be 1 (development) or 0').optional(),
     PORT: whole(0, 65535).default(8080),
     HOST: z.string().trim().min(1, 'must be a host name or address').default('0.0.0.0'),
     DATABASE_URL: z
@@ -252,6 +258,19 @@ const EnvSchema = z
     }
   });
 
+/**
+ * The one sentence that refuses the public development pickup secret outside development:
+ * undefined when the settings may start a server. Checked once the settings are final
+ * (after a caller's overrides), by `startServer`.
+ */
+export function developmentSecretProblem(config: ServerConfig): string | undefined {
+  if (config.pickupCodeSecret !== DEV_PICKUP_SECRET || config.development) return undefined;
+  return (
+    'PICKUP_CODE_SECRET is not set, so pickup codes would be signed with the public development secret: ' +
+    'set PICKUP_CODE_SECRET to a long random value of your own, or LOCKER_DEV=1 (`pnpm serve -- --dev`) to run for development'
+  );
+}
+
 /** The settings, validated as a whole; a ConfigError lists every bad variable by name. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   // An empty variable counts as unset, as in a shell's `PORT= pnpm serve`.
@@ -272,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const e = parsed.data;
   return {
     production: e.NODE_ENV === 'production',
+    development: e.LOCKER_DEV === '1',
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,

@@ -4,7 +4,8 @@ import { startupMessage } from './startupErrors';
 
 let server: RunningServer;
 try {
-  server = await startServer();
+  // `--dev`: the public development PICKUP_CODE_SECRET is allowed (as LOCKER_DEV=1).
+  server = await startServer(process.argv.includes('--dev') ? { development: true } : {});
 } catch (error) {
   process.stderr.write(`error: ${startupMessage(error, process.env.DATABASE_URL || undefined)}\n`);
   if (/debug|trace/.test(process.env.LOG_LEVEL ?? '')) console.error(error);

@@ -1,7 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { createHttpServer } from './http/nodeServer';
-import { ConfigError, loadConfig, type ServerConfig } from './config';
+import {
+  ConfigError,
+  DEV_PICKUP_SECRET,
+  developmentSecretProblem,
+  loadConfig,
+  type ServerConfig,
+} from './config';
 import { connect, type Sql } from './db/connect';
 import { ensureEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
 import { migrate } from './db/migrate';
@@ -14,7 +20,6 @@ import { deliverDue } from './outbox/outbox';
 import { smsChannel } from './sms/channel';
 import { pruneIdempotencyKeys } from './merchant/idempotency';
 import { sendStorageNotices } from './notices/storage';
-import { pruneMerchantRateWindows } from './merchant/rateLimit';
 import { webhookChannel } from './webhooks/channel';
 import { startWebhookDispatcher } from './webhooks/dispatcher';
 import { missingKeys, resealSecrets, type Keyring } from './webhooks/secretKeys';
@@ -87,6 +92,8 @@ async function prepareWebhookSecrets(sql: Sql, keyring: Keyring, logger: Logger)
 /** Migrates, serves both interfaces and runs the background work until `close()`. */
 export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
+  const secretProblem = developmentSecretProblem(config);
+  if (secretProblem) throw new ConfigError(secretProblem);
   // Lines for a person where one reads them; JSON in production and wherever it is piped.
   const logger = createLogger(config.logLevel, {
     pretty: process.stdout.isTTY === true && !config.production,
@@ -129,7 +136,6 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     startPoller('liveness', config.sweepIntervalMs, logger, async () => {
       await markSilentTerminalsOffline(sql, logger, config.offlineAfterSeconds);
       await pruneRateLimitWindows(sql);
-      await pruneMerchantRateWindows(sql);
       await pruneIdempotencyKeys(sql);
       if ((await sendStorageNotices(sql)) > 0) {
         sms.nudge();
@@ -200,6 +206,11 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   }
   const port = (http.address() as AddressInfo).port;
   logger.info({ port, database: embedded ? 'embedded' : 'DATABASE_URL' }, 'server listening');
+  if (config.pickupCodeSecret === DEV_PICKUP_SECRET) {
+    logger.warn(
+      'development mode: pickup codes are signed with the public development secret; never use it for real parcels',
+    );
+  }
 
   return {
     url: `http://127.0.0.1:${port}`,

@@ -7,11 +7,12 @@ import { REPO_ROOT } from './config';
 /** `pnpm serve`'s entry, as its own process: what an operator sees when it cannot start. */
 function serve(
   env: Record<string, string>,
+  args: string[] = [],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts', ...args], {
       cwd: REPO_ROOT,
-      env: { ...process.env, LOG_LEVEL: 'info', ...env },
+      env: { ...process.env, LOG_LEVEL: 'info', LOCKER_DEV: '1', ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -79,4 +80,36 @@ describe('pnpm serve cannot start', () => {
       `error: port ${takenPort} is already in use (is the server already running?): stop what uses it, or set PORT to a free port`,
     );
   });
+
+  // Three starts of the server in a row: its own limit, as the other long tests set theirs.
+  it(
+    'refuses the public development pickup secret unless development is asked for',
+    { timeout: 180_000 },
+    async () => {
+      const unreachable = `postgres://locker:x@127.0.0.1:${closedPort}/nope`;
+      const line = oneSentence(
+        await serve({ LOCKER_DEV: '', PICKUP_CODE_SECRET: '', DATABASE_URL: unreachable }),
+      );
+      expect(line).toBe(
+        'error: PICKUP_CODE_SECRET is not set, so pickup codes would be signed with the public development secret: ' +
+          'set PICKUP_CODE_SECRET to a long random value of your own, or LOCKER_DEV=1 (`pnpm serve -- --dev`) to run for development',
+      );
+      // `--dev` (as LOCKER_DEV=1) passes that check: the next failure is the database's.
+      const dev = oneSentence(
+        await serve({ LOCKER_DEV: '', PICKUP_CODE_SECRET: '', DATABASE_URL: unreachable }, [
+          '--dev',
+        ]),
+      );
+      expect(dev).toMatch(/cannot be reached/);
+      // A secret of one's own needs no flag.
+      const own = oneSentence(
+        await serve({
+          LOCKER_DEV: '',
+          PICKUP_CODE_SECRET: 'a-secret-of-our-own-1234',
+          DATABASE_URL: unreachable,
+        }),
+      );
+      expect(own).toMatch(/cannot be reached/);
+    },
+  );
 });

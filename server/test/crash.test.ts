@@ -22,6 +22,7 @@ async function spawnServer(databaseUrl: string, smsTransport: string) {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       SMS_TRANSPORT: smsTransport,
+      LOCKER_DEV: '1',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -87,6 +87,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
     logLevel: 'silent',
     dbPoolSize: 10,
     linkSigningKey: linkKey.seed,
+    development: true,
     // The tests' webhook receivers listen on loopback.
     webhookAllowPrivate: true,
     ...overrides,

@@ -20,20 +20,37 @@ export const OccurredAtSchema = z.iso.datetime({ offset: true });
 // (PostgreSQL refuses the first; the second would be silently replaced by U+FFFD).
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * The text rule as one pattern: no U+0000, every surrogate in a pair. Written so that it
+ * means the same with and without the `u` flag (JSON Schema validators use `u`), and as an
+ * unrolled loop (linear, no backtracking on long strings). It is the `pattern` of every
+ * string of the OpenAPI document that carries text.
+ */
+export const TEXT_PATTERN =
+  // eslint-disable-next-line no-control-regex -- U+0000 is exactly what the rule refuses
+  /^[^\u0000\uD800-\uDFFF]*(?:[\uD800-\uDBFF][\uDC00-\uDFFF][^\u0000\uD800-\uDFFF]*)*$/;
+
 /** Whether `value` holds a character no text column can store as sent. */
 export function hasUnstorableCharacters(value: string): boolean {
   return value.includes('\u0000') || LONE_SURROGATE.test(value);
 }
 
+const TEXT_MESSAGE = 'must not contain U+0000 or unpaired UTF-16 surrogates';
+
 /**
- * A request string: any text a database column can hold exactly. Field error code
- * `invalid_characters` (in the interface's 400 `invalid_request` / 422 `validation_failed`).
+ * The one text rule: every string of every interface (request and answer) is `text()` or a
+ * narrower format (a UUID, a date-time, an enum); shared/src/textRule.test.ts fails on a
+ * bare `z.string()`. Refused: any text a database column cannot hold exactly. Field error
+ * code `invalid_characters` (in the interface's 400 `invalid_request` / 422
+ * `validation_failed`).
  */
 export function text() {
-  return z.string().refine((value) => !hasUnstorableCharacters(value), {
-    message: 'must not contain U+0000 or unpaired UTF-16 surrogates',
-    params: { code: 'invalid_characters' },
-  });
+  return z.string().regex(TEXT_PATTERN, TEXT_MESSAGE);
+}
+
+/** Whether a zod issue is the text rule's refusal (its field error code is `invalid_characters`). */
+export function isTextRuleIssue(issue: { code: string; pattern?: unknown }): boolean {
+  return issue.code === 'invalid_format' && issue.pattern === String(TEXT_PATTERN);
 }
 
 /** The largest value of PostgreSQL's `integer`: request integers stored as one stay below. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common';
 
 // The live link between a kiosk and the service (docs/terminal-extensions.md, "The live
 // link"): one WebSocket per kiosk at `GET /terminal/v1/link`, JSON text messages, each an
@@ -50,12 +51,12 @@ export const LinkCommandArgsSchemas = {
 export const LinkCommandPayloadSchema = z.object({
   v: z.literal(1),
   id: z.uuid(),
-  station: z.string().min(1),
+  station: text().min(1),
   /** The door a command is about; null for the kiosk as a whole. */
   door: z.number().int().positive().nullable(),
   kind: LinkCommandKindSchema,
-  args: z.record(z.string(), z.unknown()),
-  nonce: z.string().min(16).max(64),
+  args: z.record(text(), z.unknown()),
+  nonce: text().min(16).max(64),
   issuedAt: z.iso.datetime({ offset: true }),
   expiresAt: z.iso.datetime({ offset: true }),
 });
@@ -97,7 +98,7 @@ export type LinkDoorState = z.infer<typeof LinkDoorStateSchema>;
 export const LinkHelloSchema = z.object({
   type: z.literal('hello'),
   protocol: z.literal(LINK_PROTOCOL),
-  stationCode: z.string(),
+  stationCode: text(),
   /** The service's clock when it sent this, for the kiosk to log its own skew. */
   serverTime: z.iso.datetime({ offset: true }),
   /** How often the service pings; the kiosk gives up on a silence of twice this. */
@@ -106,15 +107,15 @@ export const LinkHelloSchema = z.object({
 export const LinkCommandMessageSchema = z.object({
   type: z.literal('command'),
   /** The signed text: a LinkCommandPayload. */
-  payload: z.string().max(4096),
+  payload: text().max(4096),
   /** Ed25519 over `LINK_SIGNATURE_CONTEXT + "\n" + payload`, base64. */
-  signature: z.string().max(200),
+  signature: text().max(200),
 });
 export type LinkCommandMessage = z.infer<typeof LinkCommandMessageSchema>;
 /** The door grid changed: poll `/cabinet` now. A hint only, unsigned: it opens nothing. */
 export const LinkCabinetChangedSchema = z.object({
   type: z.literal('cabinet_changed'),
-  version: z.string(),
+  version: text(),
 });
 /** The service has recorded a command's outcome: the kiosk may forget it. */
 export const LinkOutcomeAckSchema = z.object({ type: z.literal('outcome_ack'), id: z.uuid() });
@@ -125,7 +126,7 @@ export const LinkOutcomeMessageSchema = z.object({
   type: z.literal('outcome'),
   id: z.uuid(),
   outcome: LinkOutcomeSchema,
-  detail: z.record(z.string(), z.unknown()).default({}),
+  detail: z.record(text(), z.unknown()).default({}),
   at: z.iso.datetime({ offset: true }),
 });
 export type LinkOutcomeMessage = z.infer<typeof LinkOutcomeMessageSchema>;
@@ -141,7 +142,7 @@ export type LinkDoorsMessage = z.infer<typeof LinkDoorsMessageSchema>;
 export const LinkRejectedSchema = z.object({
   type: z.literal('rejected'),
   reason: z.enum(['unreadable', 'unsigned', 'bad_signature', 'replayed', 'no_key']),
-  id: z.string().max(64).nullable(),
+  id: text().max(64).nullable(),
 });
 export type LinkRejected = z.infer<typeof LinkRejectedSchema>;
 

@@ -21,7 +21,7 @@ export type ShipmentStatus = z.infer<typeof ShipmentStatusSchema>;
 const E164 = /^\+[1-9]\d{6,14}$/;
 
 /** A real, dialable international number in E.164, judged by libphonenumber's metadata. */
-export const PhoneSchema = z.string().superRefine((value, ctx) => {
+export const PhoneSchema = text().superRefine((value, ctx) => {
   if (!E164.test(value) || !isValidPhoneNumber(value)) {
     ctx.addIssue({
       code: 'custom',
@@ -68,7 +68,7 @@ export const CreateShipmentRequestSchema = z
 export type CreateShipmentRequest = z.infer<typeof CreateShipmentRequestSchema>;
 
 export const DestinationSchema = z.object({
-  cabinet_sn: z.string(),
+  cabinet_sn: text(),
   /** Door position once deposited; null before. */
   slot_no: z.number().int().nullable(),
 });
@@ -76,18 +76,18 @@ export const DestinationSchema = z.object({
 export const ShipmentSchema = z
   .object({
     id: z.guid(),
-    tracking_number: z.string(),
+    tracking_number: text(),
     status: ShipmentStatusSchema,
     destination: DestinationSchema,
     destination_station_id: z.guid(),
-    destination_station_code: z.string(),
+    destination_station_code: text(),
     parcel_size: SizeSchema,
-    recipient_name: z.string(),
-    recipient_phone: z.string(),
+    recipient_name: text(),
+    recipient_phone: text(),
     recipient_language: LanguageSchema,
-    merchant_order_reference: z.string().nullable(),
+    merchant_order_reference: text().nullable(),
     /** Where the 100x150 mm PDF label is. */
-    label_url: z.string(),
+    label_url: text(),
     created_at: z.iso.datetime({ offset: true }),
     updated_at: z.iso.datetime({ offset: true }),
     /** Extension: present when the booking reserved a door. */
@@ -125,19 +125,25 @@ export const ShipmentListQuerySchema = z.strictObject({
 export type ShipmentListQuery = z.infer<typeof ShipmentListQuerySchema>;
 
 export const ShipmentListSchema = z
-  .object({ data: z.array(ShipmentSchema), next_cursor: z.string().nullable() })
+  .object({ data: z.array(ShipmentSchema), next_cursor: text().nullable() })
   .meta({ id: 'ShipmentList' });
 export type ShipmentList = z.infer<typeof ShipmentListSchema>;
 
 export const TrackingEventSchema = z.object({
   status: ShipmentStatusSchema,
+  /** When it happened to the parcel; never before the previous event. */
   occurred_at: z.iso.datetime({ offset: true }),
-  station_code: z.string().optional(),
+  /**
+   * Only when the terminal reported a time before the parcel's previous event (its clock
+   * was off): that time, as reported. `occurred_at` is then the time of receipt.
+   */
+  reported_at: z.iso.datetime({ offset: true }).optional(),
+  station_code: text().optional(),
 });
 
 export const TrackingSchema = z
   .object({
-    tracking_number: z.string(),
+    tracking_number: text(),
     status: ShipmentStatusSchema,
     /** Oldest first. */
     events: z.array(TrackingEventSchema),
@@ -187,7 +193,7 @@ export const WebhookEventSchema = z
   .object({
     id: z.guid(),
     type: WebhookEventTypeSchema,
-    api_version: z.string(),
+    api_version: text(),
     created_at: z.iso.datetime({ offset: true }),
     data: z.object({ shipment: ShipmentSchema }),
   })

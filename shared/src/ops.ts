@@ -16,7 +16,7 @@ const page = <T extends z.ZodType>(item: T) =>
   z.object({
     items: z.array(item),
     /** Pass as `cursor` for the next page; null on the last. */
-    next_cursor: z.string().nullable(),
+    next_cursor: text().nullable(),
   });
 
 // Sessions ------------------------------------------------------------------------------
@@ -29,9 +29,9 @@ export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 export const SecondFactorRequestSchema = z
   .strictObject({
     /** The 6 digits the authenticator app shows. */
-    code: z.string().trim().max(20).optional(),
+    code: text().trim().max(20).optional(),
     /** One of the recovery codes, instead of `code`; each works once. */
-    recovery_code: z.string().trim().max(40).optional(),
+    recovery_code: text().trim().max(40).optional(),
   })
   .refine((v) => (v.code === undefined) !== (v.recovery_code === undefined), {
     message: 'send exactly one of code and recovery_code',
@@ -41,13 +41,13 @@ export const SecondFactorRequestSchema = z
 export type SecondFactorRequest = z.infer<typeof SecondFactorRequestSchema>;
 
 export const StepUpRequestSchema = z
-  .strictObject({ code: z.string().trim().max(20) })
+  .strictObject({ code: text().trim().max(20) })
   .meta({ id: 'OpsStepUpRequest' });
 
 export const SetupRequestSchema = z
   .strictObject({
     /** The set-up token of the link `operator create` printed. */
-    token: z.string().min(1).max(200),
+    token: text().min(1).max(200),
     password: text()
       .min(12, 'must be at least 12 characters')
       .max(256, 'must be at most 256 characters'),
@@ -57,16 +57,16 @@ export const SetupRequestSchema = z
 export const OperatorSchema = z
   .object({
     id: z.guid(),
-    email: z.string(),
+    email: text(),
     role: OperatorRoleSchema,
     /** Technicians: the station codes they may act on; empty for other roles. */
-    stations: z.array(z.string()),
+    stations: z.array(text()),
     /** Whether the password was set with the set-up link. */
     set_up: z.boolean(),
     second_factor_enrolled: z.boolean(),
     active: z.boolean(),
     created_at: time,
-    created_by: z.string(),
+    created_by: text(),
   })
   .meta({ id: 'Operator' });
 export type Operator = z.infer<typeof OperatorSchema>;
@@ -79,8 +79,8 @@ export const SessionAnswerSchema = z
      * send the first code; the answer carries the recovery codes, once.
      */
     stage: z.enum(['complete', 'second_factor', 'second_factor_setup']),
-    otpauth_uri: z.string().optional(),
-    recovery_codes: z.array(z.string()).optional(),
+    otpauth_uri: text().optional(),
+    recovery_codes: z.array(text()).optional(),
     operator: OperatorSchema.optional(),
   })
   .meta({ id: 'OpsSessionAnswer' });
@@ -113,8 +113,8 @@ export const OperatorSetupIssuedSchema = z
   .object({
     operator: OperatorSchema,
     /** Shown once: the operator sets a password with it (and then a second factor). */
-    setup_token: z.string(),
-    setup_link: z.string(),
+    setup_token: text(),
+    setup_link: text(),
     setup_expires_at: time,
   })
   .meta({ id: 'OperatorSetupIssued' });
@@ -135,8 +135,8 @@ const SizeCountsSchema = z.object({
 export const StationSummarySchema = z
   .object({
     id: z.guid(),
-    code: z.string(),
-    name: z.string(),
+    code: text(),
+    name: text(),
     doors: z.object({
       free: SizeCountsSchema,
       occupied: SizeCountsSchema,
@@ -159,7 +159,7 @@ export const StationListSchema = page(StationSummarySchema).meta({ id: 'StationL
 
 export const STATION_SORTS = ['code', 'name', 'offline_first', 'alerts_first'] as const;
 export const StationListQuerySchema = z.strictObject({
-  cursor: z.string().max(400).optional(),
+  cursor: text().max(400).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
   /** Only stations with an offline terminal / with an open alert. */
   offline: z.enum(['true', 'false']).optional(),
@@ -190,7 +190,7 @@ export const DOOR_STATES = ['free', 'occupied', 'out_of_service'] as const;
 export const DoorDetailSchema = z
   .object({
     position: z.number().int(),
-    code: z.string().nullable(),
+    code: text().nullable(),
     size: z.enum(['S', 'M', 'L', 'XL']).nullable(),
     /** Anything inside makes a door `occupied`, out of service or not. */
     state: z.enum(DOOR_STATES),
@@ -198,14 +198,14 @@ export const DoorDetailSchema = z
       .object({
         kind: z.enum(['delivery', 'return_hold', 'return']),
         shipment_id: z.guid(),
-        tracking_number: z.string(),
+        tracking_number: text(),
         since: time,
         /** Deliveries: when free storage ended (null: not yet) and when it expires. */
         overdue_since: time.nullable(),
         expires_at: time.nullable(),
       })
       .nullable(),
-    out_of_service: z.object({ reason: z.string(), since: time, by: z.string() }).nullable(),
+    out_of_service: z.object({ reason: text(), since: time, by: text() }).nullable(),
     /**
      * The door's last sensor reading over the live link (pushed on every change); nulls
      * until the link reports. `unknown`: its board did not answer.
@@ -225,11 +225,11 @@ export const DoorDetailSchema = z
 export const TerminalViewSchema = z
   .object({
     id: z.guid(),
-    station_code: z.string().nullable(),
+    station_code: text().nullable(),
     status: z.enum(['online', 'offline', 'disabled']),
     revoked: z.boolean(),
     last_heartbeat_at: time.nullable(),
-    app_version: z.string().nullable(),
+    app_version: text().nullable(),
     /** The live link (issue 23, link side): connected or not, since when. */
     link: z.object({ connected: z.boolean(), since: time.nullable() }),
     created_at: time,
@@ -242,25 +242,25 @@ export const ALERT_SEVERITIES = ['critical', 'warning', 'info'] as const;
 
 export const AlertSchema = z
   .object({
-    id: z.string(),
-    kind: z.string(),
+    id: text(),
+    kind: text(),
     severity: z.enum(ALERT_SEVERITIES),
     status: z.enum(ALERT_STATUSES),
-    message: z.string(),
+    message: text(),
     station_id: z.guid().nullable(),
-    station_code: z.string().nullable(),
+    station_code: text().nullable(),
     terminal_id: z.guid().nullable(),
     door: z.number().int().nullable(),
     /** How many times the condition was reported while this alert was open. */
     occurrences: z.number().int(),
     created_at: time,
     last_seen_at: time,
-    acknowledged: z.object({ at: time, by: z.string(), note: z.string().nullable() }).nullable(),
+    acknowledged: z.object({ at: time, by: text(), note: text().nullable() }).nullable(),
     resolved: z
       .object({
         at: time,
-        by: z.string(),
-        note: z.string().nullable(),
+        by: text(),
+        note: text().nullable(),
         /** `cleared`: the condition went away by itself. */
         resolution: z.enum(['operator', 'cleared', 'superseded']),
       })
@@ -276,7 +276,7 @@ export const AlertListQuerySchema = z.strictObject({
   status: z.enum(['active', ...ALERT_STATUSES, 'all']).optional(),
   station: text().max(64).optional(),
   kind: text().max(64).optional(),
-  cursor: z.string().max(400).optional(),
+  cursor: text().max(400).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
 });
 
@@ -295,10 +295,10 @@ export const AlertStreamEventSchema = z
 export const StationDetailSchema = z
   .object({
     id: z.guid(),
-    code: z.string(),
-    name: z.string(),
-    cabinet_sn: z.string(),
-    support_phone: z.string(),
+    code: text(),
+    name: text(),
+    cabinet_sn: text(),
+    support_phone: text(),
     free_storage_hours: z.number().int(),
     max_storage_hours: z.number().int(),
     doors: z.array(DoorDetailSchema),
@@ -345,27 +345,27 @@ export const LinkCommandRequestSchema = z
 export const LinkCommandViewSchema = z
   .object({
     id: z.guid(),
-    station_code: z.string(),
+    station_code: text(),
     door: z.number().int().nullable(),
     kind: z.enum(['open_door', 'door_service', 'refresh_config', 'upload_logs', 'reload_screen']),
-    args: z.record(z.string(), z.unknown()),
-    issued_by: z.string(),
-    reason: z.string().nullable(),
+    args: z.record(text(), z.unknown()),
+    issued_by: text(),
+    reason: text().nullable(),
     issued_at: time,
     expires_at: time,
     /** pending → sent → done, or expired (never delivered in its 60 s, or arrived late). */
     status: z.enum(['pending', 'sent', 'done', 'expired']),
     sent_at: time.nullable(),
     /** A remote open: opened, did_not_open, unknown, already_open; else done or failed. */
-    outcome: z.string().nullable(),
-    outcome_detail: z.record(z.string(), z.unknown()).nullable(),
+    outcome: text().nullable(),
+    outcome_detail: z.record(text(), z.unknown()).nullable(),
     outcome_at: time.nullable(),
   })
   .meta({ id: 'LinkCommand' });
 export type LinkCommandView = z.infer<typeof LinkCommandViewSchema>;
 
 export const DoorServiceAnswerSchema = z
-  .object({ station_code: z.string(), door: DoorDetailSchema })
+  .object({ station_code: text(), door: DoorDetailSchema })
   .meta({ id: 'DoorServiceAnswer' });
 
 // Parcels -------------------------------------------------------------------------------
@@ -381,22 +381,22 @@ export const PARCEL_MATCHES = [
 export const ParcelSchema = z
   .object({
     id: z.guid(),
-    tracking_number: z.string(),
-    merchant_order_reference: z.string().nullable(),
-    organization: z.object({ id: z.guid(), name: z.string() }),
+    tracking_number: text(),
+    merchant_order_reference: text().nullable(),
+    organization: z.object({ id: z.guid(), name: text() }),
     status: z.enum(SHIPMENT_STATUSES),
     status_at: time,
-    station: z.object({ id: z.guid(), code: z.string(), name: z.string() }),
+    station: z.object({ id: z.guid(), code: text(), name: text() }),
     door: z.number().int().nullable(),
     parcel_size: z.enum(['S', 'M', 'L', 'XL']),
-    recipient_name: z.string(),
+    recipient_name: text(),
     /** Masked to the last 3 digits for the support role. */
-    recipient_phone: z.string(),
+    recipient_phone: text(),
     deposited_at: time.nullable(),
     overdue_since: time.nullable(),
     expires_at: time.nullable(),
     history: z.array(
-      z.object({ status: z.string(), occurred_at: time, station_code: z.string().nullable() }),
+      z.object({ status: text(), occurred_at: time, station_code: text().nullable() }),
     ),
   })
   .meta({ id: 'Parcel' });
@@ -407,7 +407,7 @@ export const ParcelSearchSchema = z
     /** Which kind of value the search matched (null: nothing). */
     matched: z.enum(PARCEL_MATCHES).nullable(),
     items: z.array(ParcelSchema),
-    next_cursor: z.string().nullable(),
+    next_cursor: text().nullable(),
   })
   .meta({ id: 'ParcelSearch' });
 
@@ -417,7 +417,7 @@ export const ParcelSearchQuerySchema = z.strictObject({
   /** With `door`: what door N of this station holds (and held). */
   station: text().trim().max(64).optional(),
   door: z.coerce.number().int().min(1).max(10_000).optional(),
-  cursor: z.string().max(400).optional(),
+  cursor: text().max(400).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
 });
 
@@ -425,7 +425,7 @@ export const AGE_GROUPS = ['under_1_day', '1_to_3_days', '3_to_7_days', 'over_7_
 
 export const OverdueListSchema = z
   .object({
-    station_code: z.string(),
+    station_code: text(),
     /** Counts per time past free storage. */
     groups: z.object(
       Object.fromEntries(AGE_GROUPS.map((g) => [g, z.number().int()])) as Record<
@@ -447,8 +447,8 @@ export const OverdueListSchema = z
 export const CourierSchema = z
   .object({
     id: z.guid(),
-    number: z.string(),
-    name: z.string(),
+    number: text(),
+    name: text(),
     active: z.boolean(),
     created_at: time,
   })
@@ -464,7 +464,7 @@ export const CreateCourierRequestSchema = z
 export const OrganizationSchema = z
   .object({
     id: z.guid(),
-    name: z.string(),
+    name: text(),
     sandbox: z.boolean(),
     active_keys: z.number().int(),
     created_at: time,
@@ -486,13 +486,13 @@ export const ApiKeyIssuedSchema = z
     organization_id: z.guid(),
     key: ApiKeySchema,
     /** Shown once; only its hash is kept. */
-    api_key: z.string(),
+    api_key: text(),
     /** Keys revoked by a rotation. */
     revoked: z.array(z.guid()),
   })
   .meta({ id: 'ApiKeyIssued' });
 export const OrganizationCreatedSchema = z
-  .object({ organization: OrganizationSchema, key: ApiKeySchema, api_key: z.string() })
+  .object({ organization: OrganizationSchema, key: ApiKeySchema, api_key: text() })
   .meta({ id: 'OrganizationCreated' });
 
 export const TerminalListSchema = page(TerminalViewSchema).meta({ id: 'TerminalList' });
@@ -500,7 +500,7 @@ export const TERMINAL_FILTERS = ['online', 'offline', 'disabled', 'revoked'] as 
 export const TerminalListQuerySchema = z.strictObject({
   status: z.enum(TERMINAL_FILTERS).optional(),
   station: text().trim().max(64).optional(),
-  cursor: z.string().max(400).optional(),
+  cursor: text().max(400).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
 });
 export const CreateTerminalRequestSchema = z
@@ -510,7 +510,7 @@ export const TerminalCreatedSchema = z
   .object({
     terminal: TerminalViewSchema,
     /** The device token, shown once; only its hash is kept. */
-    token: z.string(),
+    token: text(),
   })
   .meta({ id: 'TerminalCreated' });
 export const ReasonRequestSchema = z
@@ -521,19 +521,19 @@ export const ReasonRequestSchema = z
 
 export const AuditEntrySchema = z
   .object({
-    id: z.string(),
+    id: text(),
     at: time,
     actor_id: z.guid().nullable(),
-    actor: z.string(),
-    role: z.string(),
-    action: z.string(),
-    target_type: z.string().nullable(),
-    target: z.string().nullable(),
-    reason: z.string().nullable(),
+    actor: text(),
+    role: text(),
+    action: text(),
+    target_type: text().nullable(),
+    target: text().nullable(),
+    reason: text().nullable(),
     outcome: z.enum(['ok', 'refused', 'failed']),
-    detail: z.record(z.string(), z.unknown()).nullable(),
-    correlation_id: z.string().nullable(),
-    address: z.string().nullable(),
+    detail: z.record(text(), z.unknown()).nullable(),
+    correlation_id: text().nullable(),
+    address: text().nullable(),
   })
   .meta({ id: 'AuditEntry' });
 export const AuditListSchema = page(AuditEntrySchema).meta({ id: 'AuditList' });
@@ -542,6 +542,6 @@ export const AuditQuerySchema = z.strictObject({
   action: text().trim().max(100).optional(),
   from: time.optional(),
   to: time.optional(),
-  cursor: z.string().max(400).optional(),
+  cursor: text().max(400).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });

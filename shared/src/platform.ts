@@ -66,11 +66,11 @@ export const CreateWebhookEndpointRequestSchema = z
 export const WebhookEndpointSchema = z
   .object({
     id: z.guid(),
-    url: z.string(),
-    description: z.string().nullable(),
+    url: text(),
+    description: text().nullable(),
     /** `disabled` after the endpoint answered 410 Gone; POST …/enable resumes it. */
     status: z.enum(['enabled', 'disabled']),
-    disabled_reason: z.string().nullable(),
+    disabled_reason: text().nullable(),
     created_at: z.iso.datetime({ offset: true }),
   })
   .meta({ id: 'WebhookEndpoint' });
@@ -78,7 +78,7 @@ export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
 
 export const WebhookEndpointCreatedSchema = WebhookEndpointSchema.extend({
   /** `whsec_…`: shown here and on rotation only. Verify deliveries with it. */
-  secret: z.string(),
+  secret: text(),
 }).meta({ id: 'WebhookEndpointCreated' });
 
 export const WebhookEndpointListSchema = z
@@ -95,7 +95,7 @@ export const RotateSecretRequestSchema = z
 export const RotatedSecretSchema = z
   .object({
     id: z.guid(),
-    secret: z.string(),
+    secret: text(),
     previous_secret_valid_until: z.iso.datetime({ offset: true }).nullable(),
   })
   .meta({ id: 'RotatedSecret' });
@@ -105,8 +105,7 @@ export const BULK_MAX = 100;
 
 export const BulkShipmentItemSchema = CreateShipmentRequestSchema.extend({
   /** Makes this item idempotent for 24 h, like the Idempotency-Key header of a single create. */
-  idempotency_key: z
-    .string()
+  idempotency_key: text()
     .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
     .optional(),
 }).meta({ id: 'BulkShipmentItem' });
@@ -136,7 +135,7 @@ export const BulkCreateRequestSchema = z
 export const BulkItemResultSchema = z.object({
   /** Position of the item in the request. */
   index: z.number().int(),
-  idempotency_key: z.string().nullable(),
+  idempotency_key: text().nullable(),
   /** `replayed`: the key was used before with this item; the first shipment is returned. */
   result: z.enum(['created', 'replayed', 'invalid', 'conflict']),
   shipment: ShipmentSchema.optional(),
@@ -178,8 +177,6 @@ export type SandboxAction = (typeof SANDBOX_ACTIONS)[number];
 
 export const SandboxStationListSchema = z
   .object({
-    data: z.array(
-      z.object({ id: z.guid(), code: z.string(), name: z.string(), cabinet_sn: z.string() }),
-    ),
+    data: z.array(z.object({ id: z.guid(), code: text(), name: text(), cabinet_sn: text() })),
   })
   .meta({ id: 'SandboxStationList' });

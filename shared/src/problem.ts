@@ -1,21 +1,22 @@
 import { z } from 'zod';
+import { text } from './common';
 
 /** One failing field of a request body (400 `invalid_request`, 422 `validation_failed`). */
 export const FieldErrorSchema = z.object({
-  field: z.string(),
-  code: z.string(),
-  message: z.string(),
+  field: text(),
+  code: text(),
+  message: text(),
 });
 export type FieldError = z.infer<typeof FieldErrorSchema>;
 
 /** RFC 9457 problem details as both interfaces send them. Clients branch on `code`. */
 export const ProblemSchema = z.object({
-  type: z.string(),
-  title: z.string(),
+  type: text(),
+  title: text(),
   status: z.number().int(),
-  code: z.string(),
-  detail: z.string().optional(),
-  correlation_id: z.string(),
+  code: text(),
+  detail: text().optional(),
+  correlation_id: text(),
   errors: z.array(FieldErrorSchema).optional(),
 });
 export type Problem = z.infer<typeof ProblemSchema>;

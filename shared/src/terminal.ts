@@ -4,12 +4,12 @@ import { INT4_MAX, OccurredAtSchema, SizeSchema, text } from './common';
 // Part A of the interface: every body is strict, as the spec says "all bodies reject
 // unknown fields".
 
-export const StationSchema = z.strictObject({ code: z.string(), name: z.string() });
+export const StationSchema = z.strictObject({ code: text(), name: text() });
 
 export const DoorParcelSchema = z.strictObject({
-  trackingNumber: z.string(),
+  trackingNumber: text(),
   /** First word of the recipient's name; the listing never carries more of the person. */
-  recipientFirstName: z.string(),
+  recipientFirstName: text(),
   kind: z.enum(['delivery', 'return']),
 });
 
@@ -20,7 +20,7 @@ export type DoorStatus = z.infer<typeof DoorStatusSchema>;
 export const DoorSchema = z.strictObject({
   /** Vendor slot number: the physical door. */
   position: z.number().int(),
-  code: z.string().nullable(),
+  code: text().nullable(),
   size: SizeSchema.nullable(),
   status: DoorStatusSchema,
   parcel: DoorParcelSchema.nullable(),
@@ -42,7 +42,7 @@ export type PickupRequest = z.infer<typeof PickupRequestSchema>;
 export const PickupResponseSchema = z.strictObject({
   ok: z.literal(true),
   door: z.number().int(),
-  trackingNumber: z.string(),
+  trackingNumber: text(),
   /** Pass back to `/door/confirm`; never shown on screen. */
   shipmentId: z.guid(),
 });
@@ -65,7 +65,7 @@ export type CourierVerifyRequest = z.infer<typeof CourierVerifyRequestSchema>;
 
 export const CourierVerifyResponseSchema = z.strictObject({
   ok: z.boolean(),
-  courierName: z.string().nullable(),
+  courierName: text().nullable(),
 });
 export type CourierVerifyResponse = z.infer<typeof CourierVerifyResponseSchema>;
 
@@ -81,7 +81,7 @@ export type DepositRequest = z.infer<typeof DepositRequestSchema>;
 export const DepositResponseSchema = z.strictObject({
   ok: z.literal(true),
   door: z.number().int(),
-  trackingNumber: z.string(),
+  trackingNumber: text(),
 });
 export type DepositResponse = z.infer<typeof DepositResponseSchema>;
 
@@ -91,7 +91,7 @@ export type ReturnRequest = z.infer<typeof ReturnRequestSchema>;
 export const ReturnResponseSchema = z.strictObject({
   ok: z.literal(true),
   door: z.number().int(),
-  trackingNumber: z.string(),
+  trackingNumber: text(),
   returnId: z.guid(),
 });
 export type ReturnResponse = z.infer<typeof ReturnResponseSchema>;
@@ -110,10 +110,10 @@ export type HeartbeatRequest = z.infer<typeof HeartbeatRequestSchema>;
 
 /** Terminal configuration: applied by the kiosk as received on every heartbeat. */
 export const TerminalConfigSchema = z.strictObject({
-  station_code: z.string(),
-  support_phone: z.string(),
+  station_code: text(),
+  support_phone: text(),
   idle_timeout_seconds: z.number().int(),
-  app_version: z.string().nullable(),
+  app_version: text().nullable(),
 });
 export type TerminalConfig = z.infer<typeof TerminalConfigSchema>;
 
@@ -137,7 +137,7 @@ export const CourierReturnsResponseSchema = z.strictObject({
   parcels: z.array(
     z.strictObject({
       door: z.number().int(),
-      trackingNumber: z.string(),
+      trackingNumber: text(),
       /** `return`: a customer's return; `expired`: a delivery left past the station's maximum storage time. */
       kind: z.enum(['return', 'expired']),
     }),

@@ -18,7 +18,7 @@ const commands = readmeCommands();
 /** Where each printed command is exercised: this file's tests, by a pattern, or another file. */
 const COVERED: [RegExp, string][] = [
   [/^pnpm (start|test)( server\/src\/db\/migrate\.test\.ts)?$/, 'rootClone.test.ts'],
-  [/^pnpm serve$/, 'serves both interfaces'],
+  [/^pnpm serve( -- --dev)?$/, 'serves both interfaces'],
   [/^pnpm admin /, 'operator CLI'],
   [/^pnpm (lint|typecheck)$/, 'lint and typecheck'],
   [/^pnpm bench$/, 'scripts pnpm does not shadow'],
@@ -112,7 +112,8 @@ describe('the README', () => {
 
 describe.concurrent('README commands, run as printed', () => {
   it('pnpm serve: serves both interfaces until Ctrl+C', { timeout: 90_000 }, async () => {
-    const [line] = printed(/^pnpm serve$/);
+    // The development form: without PICKUP_CODE_SECRET, `--dev` is what lets it start.
+    const [line] = printed(/^pnpm serve -- --dev$/);
     const port = await freePort();
     const smsDir = mkdtempSync(path.join(tmpdir(), 'locker-readme-'));
     const serve = background(line!, {
@@ -120,6 +121,8 @@ describe.concurrent('README commands, run as printed', () => {
       HOST: '127.0.0.1',
       DATABASE_URL: stack.databaseUrl,
       SMS_TRANSPORT: `file:${smsDir}/sms.jsonl`,
+      LOCKER_DEV: '',
+      PICKUP_CODE_SECRET: '',
     });
     try {
       await waitFor(() => serve.output.text.includes('server listening'), 60_000);

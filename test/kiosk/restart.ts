@@ -10,6 +10,7 @@ export function restart(url: string, databaseUrl: string): Promise<RunningServer
     databaseUrl,
     logLevel: 'silent',
     smsTransport: 'file:/dev/null',
+    development: true,
   });
 }
 

@@ -324,4 +324,86 @@ describe('operator commands', () => {
     expect(duplicate.code).not.toBe(0);
     expect(duplicate.stderr).toMatch(/already exists/);
   });
+
+  it('refuses bad input in its own words: ranges, the kiosk limits, control characters, repeated options', async () => {
+    const station = ['station', 'create', '--code', 'RANGE1', '--name', 'x', '--doors', '1:S'];
+    const cases: [string[], RegExp][] = [
+      [
+        [...station, '--free-storage-hours', '2147483648'],
+        /^error: --free-storage-hours must be a whole number from 1 to 8760, not "2147483648"\n$/,
+      ],
+      [
+        [...station, '--idle-timeout', '99999999999'],
+        /--idle-timeout must be a whole number from 1 to 3600/,
+      ],
+      [
+        ['station', 'create', '--code', 'RANGE2', '--name', 'x', '--doors', '2147483648:S'],
+        /door "2147483648:S" must be POSITION:SIZE\[:CODE\] with a whole position from 1 to 9999/,
+      ],
+      [
+        [
+          'door',
+          'set',
+          '--station',
+          'X',
+          '--position',
+          '2147483648',
+          '--service',
+          'out',
+          '--reason',
+          'jammed',
+        ],
+        /--position must be a whole number from 1 to 9999/,
+      ],
+      [
+        ['courier', 'create', '--number', '9'.repeat(65), '--name', 'Long Number'],
+        /--number must be at most 64 characters \(the longest a kiosk accepts\)/,
+      ],
+      [['courier', 'create', '--number', ' 77', '--name', 'x'], /--number must not begin or end/],
+      [
+        ['courier', 'create', '--number', 'K-9', '--name', 'Evil\u001b[2J\u001b[31mName'],
+        /--name must not contain control characters/,
+      ],
+      [['org', 'create', '--name', 'Shop\nTirana'], /--name must not contain control characters/],
+      [
+        ['org', 'create', '--name', 'Shop \u202eanariT'],
+        /--name must not contain control characters/,
+      ],
+      [['org', 'create', '--name', 'a\u0000b'], /--name must not contain control characters/],
+      [['org', 'create', '--name', '   '], /--name must not be empty/],
+      [[...station, '--cabinet-sn', 'SN\t1'], /--cabinet-sn must not contain control characters/],
+      [
+        ['org', 'create', '--name', 'A', '--name', 'B'],
+        /^error: org create: --name given more than once; give each option once\n$/,
+      ],
+      [
+        ['courier', 'create', '--number', 'K-10', '--name', 'A', '--number', 'K-11'],
+        /--number given more than once/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const result = await admin(...args);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stdout, args.join(' ')).toBe('');
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.stderr, args.join(' ')).not.toMatch(
+        /out of range for type|invalid input syntax/,
+      );
+    }
+    // Nothing of any of them was stored.
+    const [row] = await stack.sql<{ n: number }[]>`
+      select (select count(*) from stations where code like 'RANGE%')
+           + (select count(*) from couriers where number in ('K-9', 'K-10', 'K-11') or length(number) > 64)
+           + (select count(*) from organizations where name in ('A', 'B') or name ~ '[[:cntrl:]]')::int as n`;
+    expect(Number(row!.n)).toBe(0);
+    // The limits themselves are allowed: a 64-character number signs in at a kiosk.
+    const longest = '7'.repeat(64);
+    await json('courier', 'create', '--number', longest, '--name', 'Drita Gashi');
+    const scene = await stack.scene('1:S');
+    const verified = await scene.terminal.api.post('/terminal/v1/courier/verify', {
+      courierNo: longest,
+    });
+    expect(verified.body).toEqual({ ok: true, courierName: 'Drita Gashi' });
+    await json(...station, '--free-storage-hours', '8760', '--max-storage-hours', '8760');
+  });
 });

@@ -1,5 +1,8 @@
 import { SizeSchema, type Size } from '@locker/shared';
 
+/** The highest door position a kiosk's cabinet knows (lock-driver's cabinet file: 1 to 9999). */
+export const MAX_DOOR_POSITION = 9999;
+
 export interface DoorSpec {
   position: number;
   size: Size | null;
@@ -14,8 +17,13 @@ export function parseDoorSpec(spec: string): DoorSpec[] {
   const doors = spec.split(',').map((item) => {
     const [position, size, code, extra] = item.trim().split(':');
     const n = Number(position);
-    if (!Number.isInteger(n) || n < 1 || extra !== undefined) {
-      throw new Error(`door "${item}" must be POSITION:SIZE[:CODE] with a positive whole position`);
+    if (!/^\d+$/.test(position ?? '') || n < 1 || n > MAX_DOOR_POSITION || extra !== undefined) {
+      throw new Error(
+        `door "${item}" must be POSITION:SIZE[:CODE] with a whole position from 1 to ${MAX_DOOR_POSITION}`,
+      );
+    }
+    if (code !== undefined && !/^[\x21-\x7e]{0,16}$/.test(code)) {
+      throw new Error(`door "${item}": its code must be at most 16 visible ASCII characters`);
     }
     if (size !== '-' && !SizeSchema.safeParse(size).success) {
       throw new Error(`door "${item}": size must be S, M, L, XL or -`);

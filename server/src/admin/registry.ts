@@ -2,11 +2,12 @@
  * Every operator command: its words, options (each with what it means) and what it does.
  * Help, parsing and the "which option is missing" errors all come from this one table.
  */
-import { OPERATOR_ROLES } from '@locker/shared';
+import { OPERATOR_ROLES, hasUnstorableCharacters } from '@locker/shared';
 import type { ServerConfig } from '../config';
 import type { Sql } from '../db/connect';
 import * as admin from './commands';
 import * as query from './queries';
+import { MAX_DOOR_POSITION } from './doorSpec';
 import { createSandboxOrganization } from './sandbox';
 import { acknowledgeAlert, listAlerts, resolveAlert } from '../alerts/lifecycle';
 import { audit, type Actor } from '../operators/audit';
@@ -101,12 +102,61 @@ function id(o: Options, name: string, listedBy: string): string {
   return value;
 }
 
-function positiveInt(o: Options, name: string): number | undefined {
+/** A whole number from 1 to `max`: what the option means bounds it (and the database's integer). */
+function positiveInt(o: Options, name: string, max: number): number | undefined {
   const value = o[name];
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1)
-    throw new admin.AdminError(`--${name} must be a positive whole number, not "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max)
+    throw new admin.AdminError(`--${name} must be a whole number from 1 to ${max}, not "${value}"`);
   return Number(value);
+}
+
+/** The longest courier number a kiosk accepts (CourierVerifyRequestSchema): longer can never sign in. */
+const COURIER_NUMBER_MAX = 64;
+/** As the kiosk's tracking number field. */
+const TRACKING_NUMBER_MAX = 64;
+const HOURS_MAX = 8760; // a year
+const IDLE_TIMEOUT_MAX = 3600;
+
+/**
+ * Text an operator types that ends up on a screen, a label or a table: trimmed, not
+ * empty, at most `max` characters, and no control characters (escape sequences, line
+ * breaks, U+0000), direction overrides or unpaired surrogates.
+ */
+function label(o: Options, name: string, max: number): string {
+  const given = got(o, name);
+  const value = given.trim();
+  const problem = labelProblem(value, max);
+  if (problem) throw new admin.AdminError(`--${name} ${problem}`);
+  return value;
+}
+
+export function labelProblem(value: string, max: number): string | undefined {
+  if (value === '') return 'must not be empty';
+  if ([...value].length > max) return `must be at most ${max} characters`;
+  if (
+    /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u.test(value) ||
+    hasUnstorableCharacters(value)
+  )
+    return 'must not contain control characters (line breaks, tabs, escape sequences) or direction marks';
+  return undefined;
+}
+
+/** A courier number a kiosk can send: 1 to 64 characters, as typed on its keypad. */
+function courierNumber(o: Options): string {
+  const value = got(o, 'number');
+  const problem = labelProblem(value, COURIER_NUMBER_MAX);
+  if (problem)
+    throw new admin.AdminError(
+      `--number ${problem === `must be at most ${COURIER_NUMBER_MAX} characters` ? `must be at most ${COURIER_NUMBER_MAX} characters (the longest a kiosk accepts)` : problem}`,
+    );
+  if (value !== value.trim())
+    throw new admin.AdminError('--number must not begin or end with a space');
+  return value;
+}
+
+function optionalLabel(o: Options, name: string, max: number): string | undefined {
+  return o[name] === undefined ? undefined : label(o, name, max);
 }
 
 function oneOf<T extends string>(o: Options, name: string, allowed: readonly T[]): T {
@@ -158,7 +208,7 @@ export const COMMANDS: CommandSpec[] = [
     prints: '{"id","name","apiKey"}',
     options: [{ name: 'name', value: 'NAME', help: 'its name', required: true }],
     run: async (sql, o, actor) => {
-      const created = await organizations.createOrganization(sql, actor, got(o, 'name'));
+      const created = await organizations.createOrganization(sql, actor, label(o, 'name', 200));
       return {
         id: created.organization.id,
         name: created.organization.name,
@@ -175,7 +225,7 @@ export const COMMANDS: CommandSpec[] = [
     run: audited(
       'organization.create_sandbox',
       (o) => o.name,
-      (sql, o) => createSandboxOrganization(sql, got(o, 'name')),
+      (sql, o) => createSandboxOrganization(sql, label(o, 'name', 200)),
     ),
   },
   {
@@ -275,16 +325,16 @@ export const COMMANDS: CommandSpec[] = [
       (o) => o.code,
       (sql, o) =>
         admin.createStation(sql, {
-          code: got(o, 'code'),
-          name: got(o, 'name'),
-          cabinetSn: o['cabinet-sn'],
+          code: label(o, 'code', 32),
+          name: label(o, 'name', 200),
+          cabinetSn: optionalLabel(o, 'cabinet-sn', 64),
           doors: got(o, 'doors'),
           supportPhone: o['support-phone'],
-          idleTimeoutSeconds: positiveInt(o, 'idle-timeout'),
-          freeStorageHours: positiveInt(o, 'free-storage-hours'),
-          maxStorageHours: positiveInt(o, 'max-storage-hours'),
-          freeStorageReminderHours: positiveInt(o, 'free-storage-reminder-hours'),
-          expiryReminderHours: positiveInt(o, 'expiry-reminder-hours'),
+          idleTimeoutSeconds: positiveInt(o, 'idle-timeout', IDLE_TIMEOUT_MAX),
+          freeStorageHours: positiveInt(o, 'free-storage-hours', HOURS_MAX),
+          maxStorageHours: positiveInt(o, 'max-storage-hours', HOURS_MAX),
+          freeStorageReminderHours: positiveInt(o, 'free-storage-reminder-hours', HOURS_MAX),
+          expiryReminderHours: positiveInt(o, 'expiry-reminder-hours', HOURS_MAX),
         }),
     ),
   },
@@ -306,9 +356,9 @@ export const COMMANDS: CommandSpec[] = [
     run: async (sql, o, actor) => {
       const { station_code, door } = await setDoorService(sql, actor, {
         station: got(o, 'station'),
-        position: positiveInt(o, 'position')!,
+        position: positiveInt(o, 'position', MAX_DOOR_POSITION)!,
         inService: oneOf(o, 'service', ['in', 'out']) === 'in',
-        reason: got(o, 'reason'),
+        reason: label(o, 'reason', 500),
       });
       return {
         station: station_code,
@@ -343,7 +393,7 @@ export const COMMANDS: CommandSpec[] = [
           actor,
           {
             station: got(o, 'station'),
-            position: positiveInt(o, 'position')!,
+            position: positiveInt(o, 'position', MAX_DOOR_POSITION)!,
             reason: got(o, 'reason'),
           },
         );
@@ -465,7 +515,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'one courier',
     prints: '{"id","number","name","active","createdAt"}',
     options: [COURIER],
-    run: (sql, o) => query.showCourier(sql, got(o, 'number')),
+    run: (sql, o) => query.showCourier(sql, courierNumber(o)),
   },
   {
     name: 'courier create',
@@ -474,8 +524,8 @@ export const COMMANDS: CommandSpec[] = [
     options: [COURIER, { name: 'name', value: 'NAME', help: 'full name', required: true }],
     run: async (sql, o, actor) => {
       const c = await couriers.createCourier(sql, actor, {
-        number: got(o, 'number'),
-        name: got(o, 'name'),
+        number: courierNumber(o),
+        name: label(o, 'name', 200),
       });
       return { id: c.id, number: c.number, name: c.name };
     },
@@ -486,7 +536,7 @@ export const COMMANDS: CommandSpec[] = [
     prints: '{"number","active":false}',
     options: [COURIER],
     run: async (sql, o, actor) => {
-      const c = await couriers.deactivateCourier(sql, actor, got(o, 'number'));
+      const c = await couriers.deactivateCourier(sql, actor, courierNumber(o));
       return { number: c.number, active: false as const };
     },
   },
@@ -496,7 +546,7 @@ export const COMMANDS: CommandSpec[] = [
     prints:
       '{"id","trackingNumber","status","stationCode","door",…,"events":[{"status","occurredAt"}]}',
     options: [{ name: 'tracking', value: 'NUMBER', help: 'its tracking number', required: true }],
-    run: (sql, o) => query.showShipment(sql, got(o, 'tracking')),
+    run: (sql, o) => query.showShipment(sql, label(o, 'tracking', TRACKING_NUMBER_MAX)),
   },
   {
     name: 'operator create',
@@ -588,7 +638,8 @@ export const COMMANDS: CommandSpec[] = [
       },
       { name: 'note', value: 'TEXT', help: 'what is being done' },
     ],
-    run: (sql, o, actor) => acknowledgeAlert(sql, actor, got(o, 'id'), o.note),
+    run: (sql, o, actor) =>
+      acknowledgeAlert(sql, actor, got(o, 'id'), optionalLabel(o, 'note', 1000)),
   },
   {
     name: 'alert resolve',
@@ -603,7 +654,7 @@ export const COMMANDS: CommandSpec[] = [
       },
       { name: 'note', value: 'TEXT', help: 'what was done' },
     ],
-    run: (sql, o, actor) => resolveAlert(sql, actor, got(o, 'id'), o.note),
+    run: (sql, o, actor) => resolveAlert(sql, actor, got(o, 'id'), optionalLabel(o, 'note', 1000)),
   },
   {
     name: 'audit list',

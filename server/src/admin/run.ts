@@ -69,6 +69,10 @@ function explain(error: unknown, databaseUrl: string | undefined): string {
   if (pg.code === '23505') return `already exists: ${pg.detail ?? 'a unique value is taken'}`;
   if (pg.code === '23514' || pg.code === '23502')
     return `not allowed: ${pg.detail ?? 'a value is out of range'}`;
+  // Any other value the database refuses (class 22: out of range, malformed): never its
+  // own words, which name types and not options.
+  if (pg.code?.startsWith('22'))
+    return 'not allowed: a value is out of range or malformed; see --help for what each option takes';
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -79,6 +83,7 @@ function parse(command: CommandSpec, args: string[]): { values: Options; table: 
       args,
       strict: true,
       allowPositionals: false,
+      tokens: true,
       options: {
         ...Object.fromEntries(
           command.options.map((o) => [
@@ -102,6 +107,19 @@ function parse(command: CommandSpec, args: string[]): { values: Options; table: 
           : positional
             ? `${command.name}: unexpected "${positional}" (values go after their --option)`
             : `${command.name}: ${message}`,
+    );
+  }
+  // An option takes one value unless it says `multiple`: `--name A --name B` would
+  // otherwise keep B, silently.
+  const single = new Set(command.options.filter((o) => o.multiple !== true).map((o) => o.name));
+  single.add('table');
+  const given = parsed.tokens.flatMap((t) =>
+    t.kind === 'option' && single.has(t.name) ? [t.name] : [],
+  );
+  const repeated = [...new Set(given.filter((name, i) => given.indexOf(name) !== i))];
+  if (repeated.length > 0) {
+    throw new AdminError(
+      `${command.name}: ${repeated.map((n) => `--${n}`).join(', ')} given more than once; give each option once`,
     );
   }
   const values = Object.fromEntries(

@@ -79,4 +79,29 @@ describe('migrate', () => {
     expect(rows.map((r) => r.body)).toEqual(['old 1', 'old 2', 'new']);
     expect(Number(rows[2]!.seq)).toBeGreaterThan(2);
   });
+
+  it('redacts the pickup code of every SMS row already final, and of none still to be sent', async () => {
+    const url = await emptyDatabase();
+    const sql = connect(url, { max: 1 });
+    opened.push(sql);
+    await migrate(sql, { through: '009_event_order_without_hot_row.sql' });
+    const sms = (code: string) => ({
+      to: '+38344123456',
+      language: 'en',
+      text: `Parcel 4012888888881: your pickup code is ${code}.`,
+      carriesCode: true,
+    });
+    await sql`
+      insert into outbox (channel, payload, failed_at, last_error)
+      values ('sms', ${sql.json(sms('11112222'))}, now(), 'sandbox: never sent'),
+             ('sms', ${sql.json(sms('33334444'))}, null, null)`;
+    await migrate(sql);
+    const rows = await sql<
+      { text: string }[]
+    >`select payload->>'text' as text from outbox order by id`;
+    expect(rows.map((r) => r.text)).toEqual([
+      'Parcel 4012888888881: your pickup code is ********.',
+      'Parcel 4012888888881: your pickup code is 33334444.',
+    ]);
+  });
 });

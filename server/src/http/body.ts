@@ -57,15 +57,18 @@ export async function readJson(ctx: Context): Promise<unknown> {
 }
 
 /**
- * A request answered without its body having been read (refused by authentication, a
- * GET with a body, an unknown route) gets `Connection: close`: otherwise Node would read
- * and discard the whole body, however large, to keep the connection alive.
+ * A request answered without the application having read its body (refused by
+ * authentication, a GET with a body, an unknown route) gets `Connection: close`:
+ * otherwise Node would read and discard the whole body, however large, to keep the
+ * connection alive. Whether the body happened to have arrived meanwhile does not count:
+ * it would tell a refusal that waited for the database (a body there by then, keep-alive)
+ * from one that did not (issue 22).
  */
 export const closeUnreadBodies: Middleware = async (ctx, next) => {
   try {
     await next();
   } finally {
-    if (announcesBody(ctx.req) && !ctx.req.complete) ctx.set('Connection', 'close');
+    if (announcesBody(ctx.req) && ctx.state.rawBody === undefined) ctx.set('Connection', 'close');
   }
 };
 

@@ -1,4 +1,4 @@
-import type { FieldError, ProblemCode } from '@locker/shared';
+import { isTextRuleIssue, type FieldError, type ProblemCode } from '@locker/shared';
 import type { z } from 'zod';
 import { ProblemError } from './problem';
 
@@ -34,6 +34,8 @@ export function fieldErrors(error: z.ZodError, input: unknown): FieldError[] {
     ) {
       return [{ field, code: 'required', message: 'is required' }];
     }
+    if (isTextRuleIssue(issue))
+      return [{ field, code: 'invalid_characters', message: issue.message }];
     const custom =
       issue.code === 'custom' ? (issue.params as { code?: string } | undefined)?.code : undefined;
     return [{ field, code: custom ?? issue.code, message: issue.message }];

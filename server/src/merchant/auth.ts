@@ -7,6 +7,8 @@ import { problem } from '../http/problem';
 export interface Organization {
   id: string;
   name: string;
+  /** A sandbox organization (docs/merchant-api.md): its labels are marked SANDBOX. */
+  sandbox: boolean;
 }
 
 declare module 'koa' {
@@ -24,7 +26,7 @@ export function authenticateOrganization(sql: Sql): Middleware {
     const key = bearerToken(ctx);
     if (!key) throw problem.unauthorized();
     const [organization] = await sql<Organization[]>`
-      select o.id, o.name
+      select o.id, o.name, o.sandbox
         from api_keys k join organizations o on o.id = k.organization_id
        where k.key_hash = ${hashSecret(key)} and k.revoked_at is null`;
     if (!organization) throw problem.unauthorized();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { createSandboxOrganization } from '../admin/sandbox';
 import { client, useTestServer } from '../../test/harness';
 
 const run = promisify(execFile);
@@ -61,5 +62,69 @@ describe('GET /api/v1/shipments/{id}/label', () => {
       expect(text).toContain(expected);
     }
     expect(text).toMatch(/DOOR SIZE\nL\n/);
+  });
+
+  it('marks a sandbox label SANDBOX, PDF and ZPL alike, and keeps the cabinet line whole', async () => {
+    const box = await createSandboxOrganization(stack.sql, `Sandbox shop ${Math.random()}`);
+    const station = box.stations[0]!;
+    const api = client(stack.url, box.apiKey);
+    const shipment = (
+      await api.post('/api/v1/shipments', {
+        destination_station_id: station.id,
+        parcel_size: 'S',
+        recipient_name: 'Test Recipient',
+        recipient_phone: '+38344123456',
+        recipient_language: 'en',
+      })
+    ).body;
+    const [row] = await stack.sql<{ cabinet_sn: string }[]>`
+      select cabinet_sn from stations where id = ${station.id}`;
+    const cabinetSn = row!.cabinet_sn;
+    const fetchLabel = (query = '') =>
+      fetch(`${stack.url}/api/v1/shipments/${shipment.id}/label${query}`, {
+        headers: { authorization: `Bearer ${box.apiKey}` },
+      });
+
+    const dir = mkdtempSync(path.join(tmpdir(), 'label-'));
+    const file = path.join(dir, 'sandbox.pdf');
+    writeFileSync(file, Buffer.from(await (await fetchLabel()).arrayBuffer()));
+    const lines = (await run('pdftotext', ['-raw', file, '-'])).stdout.split('\n');
+    expect(lines).toContain(`${station.code} · cabinet ${cabinetSn}`);
+    expect(lines.some((l) => l.startsWith('SANDBOX · TEST LABEL'))).toBe(true);
+    expect(lines).toContain('SANDBOX: TEST ONLY, NEVER DELIVERED');
+    expect(lines).toContain('SANDBOX');
+    // The marks leave the barcode readable.
+    await run('pdftoppm', ['-r', '203', '-png', '-singlefile', file, path.join(dir, 'sandbox')]);
+    const scanned = await run('zbarimg', [
+      '--quiet',
+      '--raw',
+      '-Scode128.enable',
+      path.join(dir, 'sandbox.png'),
+    ]);
+    expect(scanned.stdout.trim()).toBe(shipment.tracking_number);
+
+    const zpl = await (await fetchLabel('?format=zpl')).text();
+    expect(zpl).toContain('^FH^FDSANDBOX · TEST LABEL^FS');
+    // A black band with the warning reversed out of it.
+    expect(zpl).toMatch(
+      /\^GB\d+,80,80\^FS\n\^FO\d+,\d+\^FR\^A0N[^\n]*SANDBOX: TEST ONLY, NEVER DELIVERED/,
+    );
+    expect(zpl).toContain(`${station.code} · cabinet ${cabinetSn}^FS`);
+
+    // A live shipment's label carries no such mark, however long its cabinet number.
+    const org = await stack.org();
+    const live = await stack.station('1:S', {
+      name: 'Prishtina Qendra',
+      cabinetSn: 'KR-CU16-0042-NORTH-WING-ANNEX',
+    });
+    const parcel = await stack.shipment(org.id, live.id);
+    const livePdf = path.join(dir, 'live.pdf');
+    const answer = await fetch(`${stack.url}/api/v1/shipments/${parcel.id}/label`, {
+      headers: { authorization: `Bearer ${org.apiKey}` },
+    });
+    writeFileSync(livePdf, Buffer.from(await answer.arrayBuffer()));
+    const liveText = (await run('pdftotext', ['-raw', livePdf, '-'])).stdout;
+    expect(liveText).not.toContain('SANDBOX');
+    expect(liveText.split('\n')).toContain(`${live.code} · cabinet KR-CU16-0042-NORTH-WING-ANNEX`);
   });
 });

@@ -32,6 +32,17 @@ const BOLD = parse('DejaVuSans-Bold.ttf');
 export interface LabelFacts {
   shipment: ShipmentView;
   senderName: string;
+  /** A sandbox shipment's label: marked SANDBOX in its header, across it and in its foot. */
+  sandbox?: boolean;
+}
+
+/** What a sandbox label says, in its header and in a black band at its foot. */
+export const SANDBOX_HEADER = 'SANDBOX · TEST LABEL';
+export const SANDBOX_BAND = 'SANDBOX: TEST ONLY, NEVER DELIVERED';
+
+/** The cabinet line, one line whatever its length: smaller type, never a word broken. */
+export function cabinetLine(shipment: ShipmentView): string {
+  return `${shipment.station_code} · cabinet ${shipment.cabinet_sn}`;
 }
 
 /**
@@ -54,6 +65,18 @@ function drawBarcode(
   doc.fill('#000');
 }
 
+/** The largest size from `max` down to `min` at which `text` fits `width` on one line. */
+function shrunkToFit(
+  doc: PDFKit.PDFDocument,
+  text: string,
+  width: number,
+  max: number,
+  min: number,
+): number {
+  const atMax = doc.fontSize(max).widthOfString(text);
+  return atMax <= width ? max : Math.max(min, Math.floor((max * width * 10) / atMax) / 10);
+}
+
 function rule(doc: PDFKit.PDFDocument, y: number): void {
   doc
     .moveTo(MARGIN, y)
@@ -67,7 +90,7 @@ function rule(doc: PDFKit.PDFDocument, y: number): void {
  * from the top in mm and fits both pages (A6 is 5 mm wider and 2 mm shorter).
  */
 export function renderLabel(
-  { shipment, senderName }: LabelFacts,
+  { shipment, senderName, sandbox = false }: LabelFacts,
   page: PdfPage = 'pdf',
 ): Promise<Buffer> {
   const WIDTH = PDF_PAGES[page].width * MM;
@@ -85,7 +108,26 @@ export function renderLabel(
     doc.on('end', () => resolve(Buffer.concat(chunks))),
   );
 
-  doc.font('bold').fontSize(15).text('PARCEL LOCKER', MARGIN, MARGIN);
+  if (sandbox) {
+    // Behind everything above the barcode (which stays readable): SANDBOX, large, grey.
+    doc.save();
+    doc.rotate(-28, { origin: [WIDTH / 2, 36 * MM] });
+    doc
+      .font('bold')
+      .fontSize(46)
+      .fillColor('#c8c8c8')
+      .text('SANDBOX', -WIDTH / 2, 28 * MM, {
+        width: 2 * WIDTH,
+        align: 'center',
+        lineBreak: false,
+      });
+    doc.restore();
+    doc.fillColor('#000');
+  }
+  doc
+    .font('bold')
+    .fontSize(15)
+    .text(sandbox ? SANDBOX_HEADER : 'PARCEL LOCKER', MARGIN, MARGIN);
   doc
     .font('regular')
     .fontSize(8)
@@ -109,8 +151,11 @@ export function renderLabel(
   doc
     .font('regular')
     .fontSize(9)
-    .text(`${shipment.station_code} · cabinet ${shipment.cabinet_sn}`, MARGIN, 31 * MM, {
+    .fontSize(shrunkToFit(doc, cabinetLine(shipment), INNER - sizeBox - 3 * MM, 9, 5))
+    .text(cabinetLine(shipment), MARGIN, 31 * MM, {
       width: INNER - sizeBox - 3 * MM,
+      lineBreak: false,
+      ellipsis: true,
     });
   doc
     .rect(WIDTH - MARGIN - sizeBox, 14 * MM, sizeBox, 22 * MM)
@@ -168,14 +213,24 @@ export function renderLabel(
     width: INNER,
   });
   doc.text(`Language: ${shipment.recipient_language}`, MARGIN, 128 * MM, { width: INNER });
-  doc
-    .fontSize(7)
-    .text(
-      'Scan at the locker to deposit. The recipient gets a pickup code by SMS.',
-      MARGIN,
-      140 * MM,
-      { width: INNER, align: 'center' },
-    );
+  if (sandbox) {
+    doc.rect(MARGIN, 136 * MM, INNER, 10 * MM).fill('#000');
+    doc
+      .font('bold')
+      .fontSize(10)
+      .fillColor('#fff')
+      .text(SANDBOX_BAND, MARGIN, 139 * MM, { width: INNER, align: 'center' });
+    doc.fillColor('#000');
+  } else {
+    doc
+      .fontSize(7)
+      .text(
+        'Scan at the locker to deposit. The recipient gets a pickup code by SMS.',
+        MARGIN,
+        140 * MM,
+        { width: INNER, align: 'center' },
+      );
+  }
   doc.end();
   return done;
 }

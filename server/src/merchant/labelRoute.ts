@@ -26,7 +26,11 @@ export function label(services: Services): Middleware {
     }
     const { id } = ctx.params as { id?: string };
     const shipment = await ownShipment(services, ctx.state.organization.id, id);
-    const facts = { shipment, senderName: ctx.state.organization.name };
+    const facts = {
+      shipment,
+      senderName: ctx.state.organization.name,
+      sandbox: ctx.state.organization.sandbox,
+    };
     const name = `label-${shipment.tracking_number}`;
     switch (query.format) {
       case 'pdf':

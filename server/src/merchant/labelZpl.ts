@@ -1,4 +1,4 @@
-import type { LabelFacts } from './label';
+import { SANDBOX_BAND, SANDBOX_HEADER, cabinetLine, type LabelFacts } from './label';
 
 /** Dots per mm of the two common thermal print heads. */
 export const ZPL_DPMM = { 203: 8, 300: 12 } as const;
@@ -32,7 +32,10 @@ function code128Modules(text: string): number {
  * PDF, drawn with the printer's own font, lines and Code 128 (^BC), so it prints at the
  * head's native resolution. Text is UTF-8 (^CI28).
  */
-export function renderZplLabel({ shipment, senderName }: LabelFacts, dpi: ZplDpi): string {
+export function renderZplLabel(
+  { shipment, senderName, sandbox = false }: LabelFacts,
+  dpi: ZplDpi,
+): string {
   const d = ZPL_DPMM[dpi];
   const mm = (n: number) => Math.round(n * d);
   const width = mm(WIDTH_MM);
@@ -55,13 +58,17 @@ export function renderZplLabel({ shipment, senderName }: LabelFacts, dpi: ZplDpi
   const module = dpi === 203 ? 3 : 4;
   const barcodeWidth = code128Modules(shipment.tracking_number) * module;
   const nameWidth = inner - sizeBox - mm(3);
+  const cabinetHeight = Math.max(
+    mm(2),
+    Math.min(mm(3.2), Math.floor(nameWidth / (cabinetLine(shipment).length * 0.55))),
+  );
   const lines = [
     '^XA',
     '^CI28',
     `^PW${width}`,
     `^LL${mm(HEIGHT_MM)}`,
     '^LH0,0',
-    text(left, mm(5), mm(5), 'PARCEL LOCKER'),
+    text(left, mm(5), mm(5), sandbox ? SANDBOX_HEADER : 'PARCEL LOCKER'),
     text(left, mm(6), mm(2.8), fit(`From: ${senderName}`, inner / 2, mm(2.8)), {
       width: inner,
       align: 'R',
@@ -72,13 +79,10 @@ export function renderZplLabel({ shipment, senderName }: LabelFacts, dpi: ZplDpi
       width: nameWidth,
       lines: 2,
     }),
-    text(
-      left,
-      mm(31),
-      mm(3.2),
-      fit(`${shipment.station_code} · cabinet ${shipment.cabinet_sn}`, nameWidth, mm(3.2)),
-      { width: nameWidth },
-    ),
+    // One line: smaller type for a long cabinet number, down to 2 mm, never a word broken.
+    text(left, mm(31), cabinetHeight, fit(cabinetLine(shipment), nameWidth, cabinetHeight), {
+      width: nameWidth,
+    }),
     `^FO${width - left - sizeBox},${mm(14)}^GB${sizeBox},${mm(22)},${mm(0.7)}^FS`,
     text(width - left - sizeBox, mm(15.5), mm(2.5), 'DOOR SIZE', { width: sizeBox, align: 'C' }),
     text(width - left - sizeBox, mm(20), mm(12), shipment.parcel_size, {
@@ -105,13 +109,22 @@ export function renderZplLabel({ shipment, senderName }: LabelFacts, dpi: ZplDpi
     ),
     text(left, mm(123), mm(3.2), `Booked: ${shipment.created_at.toISOString().slice(0, 10)}`),
     text(left, mm(128), mm(3.2), `Language: ${shipment.recipient_language}`),
-    text(
-      left,
-      mm(140),
-      mm(2.5),
-      'Scan at the locker to deposit. The recipient gets a pickup code by SMS.',
-      { width: inner, align: 'C' },
-    ),
+    ...(sandbox
+      ? [
+          // A black band, its text reversed out of it (^FR): unmistakable on any printer.
+          `^FO${left},${mm(136)}^GB${inner},${mm(10)},${mm(10)}^FS`,
+          `^FO${left},${mm(138.5)}^FR^A0N,${mm(5)},${mm(5)}^FB${inner},1,0,C,0` +
+            fieldData(SANDBOX_BAND),
+        ]
+      : [
+          text(
+            left,
+            mm(140),
+            mm(2.5),
+            'Scan at the locker to deposit. The recipient gets a pickup code by SMS.',
+            { width: inner, align: 'C' },
+          ),
+        ]),
     '^XZ',
   ];
   return lines.join('\n') + '\n';

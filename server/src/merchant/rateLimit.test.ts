@@ -1,29 +1,84 @@
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import type { Context } from 'koa';
 import { describe, expect, it } from 'vitest';
-import { estimateAfter, secondsUntilAllowed } from './rateLimit';
+import { ProblemError } from '../http/problem';
+import { useTestServer } from '../../test/harness';
+import { merchantRateLimit } from './rateLimit';
 
-const windows = fc.record({
-  previous: fc.integer({ min: 0, max: 20_000 }),
-  current: fc.integer({ min: 1, max: 20_000 }),
-  elapsed: fc.double({ min: 0, max: 59.999, noNaN: true }),
-});
+const stack = useTestServer();
+const LIMIT = 10;
+const MINUTE = 60_000;
 
-describe('merchant Retry-After', () => {
-  it('after a burst, names a wait after which a retry is allowed, and no shorter one', () => {
-    fc.assert(
-      fc.property(windows, fc.integer({ min: 1, max: 1200 }), (window, limit) => {
-        const wait = secondsUntilAllowed(window, limit);
-        if (wait === 0) return;
-        expect(estimateAfter(window, wait)).toBeLessThanOrEqual(limit + 1e-9);
-        if (wait > 1) expect(estimateAfter(window, wait - 1)).toBeGreaterThan(limit);
-      }),
-      { numRuns: 20_000 },
-    );
+/**
+ * The organization's requests at the given times (ms after an epoch minute), through the
+ * real middleware on the real database, the clock injected: admitted or refused, each
+ * with the Retry-After of a refusal.
+ */
+async function send(times: number[], limit = LIMIT) {
+  let now = new Date(0);
+  const middleware = merchantRateLimit(stack.sql, limit, () => now);
+  const organization = { id: randomUUID() };
+  const start = Math.ceil(Date.now() / MINUTE) * MINUTE;
+  const outcomes: { at: number; admitted: boolean; retryAfter?: number }[] = [];
+  for (const at of times) {
+    now = new Date(start + at);
+    const ctx = { state: { organization }, set: () => undefined } as unknown as Context;
+    let admitted = false;
+    try {
+      await middleware(ctx, () => {
+        admitted = true;
+        return Promise.resolve();
+      });
+      outcomes.push({ at, admitted });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ProblemError);
+      const retryAfter = Number((error as ProblemError).headers['Retry-After']);
+      outcomes.push({ at, admitted, retryAfter });
+    }
+  }
+  return outcomes;
+}
+
+const burst = (at: number, count: number) => Array.from({ length: count }, (_, i) => at + i);
+
+describe('merchant rate limit: an exact sliding window of 60 s', () => {
+  it('refuses a second burst across the minute boundary that a per-minute estimate let through', async () => {
+    // Ten at the end of one minute, ten just before the same second of the next: the old
+    // estimate (previous minute weighted by what is left of it) admitted nine of them.
+    const outcomes = await send([...burst(59_900, LIMIT), ...burst(119_800, LIMIT)]);
+    expect(outcomes.slice(0, LIMIT).every((o) => o.admitted)).toBe(true);
+    expect(outcomes.slice(LIMIT).filter((o) => o.admitted)).toEqual([]);
+    // Told to come back when the oldest of the window has left it: 59.9 s + 60 s.
+    expect(outcomes[LIMIT]!.retryAfter).toBe(1);
   });
 
-  it('sends a burst of 5000 at a limit of 1200 past the end of the next minute', () => {
-    // 10 s into the minute, 5000 requests: the next minute starts with the burst as its
-    // previous count, which must decay to 1199 first: 60 - 1199 * 60 / 5000 = 45.6 s in.
-    expect(secondsUntilAllowed({ previous: 0, current: 5000, elapsed: 10 }, 1200)).toBe(96);
+  it('admits again once the oldest request of the window is 60 s old, and not a moment before', async () => {
+    const outcomes = await send([...burst(1_000, LIMIT), 60_999, 61_001]);
+    expect(outcomes.map((o) => o.admitted)).toEqual([...Array(LIMIT).fill(true), false, true]);
+  });
+
+  it('admits exactly what the sliding window allows, whatever the arrival times', async () => {
+    const arrivals = fc
+      .array(fc.integer({ min: 0, max: 200_000 }), { minLength: 5, maxLength: 40 })
+      .map((times) => times.sort((a, b) => a - b));
+    await fc.assert(
+      fc.asyncProperty(arrivals, async (times) => {
+        const outcomes = await send(times);
+        outcomes.forEach((o, i) => {
+          // Every request counts, refused ones included: admitted when at most LIMIT
+          // arrived in (t - 60 s, t], itself included.
+          const inWindow = times.slice(0, i + 1).filter((t) => t > o.at - MINUTE).length;
+          expect(o.admitted, `request ${i} at ${o.at}`).toBe(inWindow <= LIMIT);
+        });
+        // Hence never more than LIMIT admitted in any 60 s.
+        const admitted = outcomes.filter((o) => o.admitted).map((o) => o.at);
+        for (const t of admitted)
+          expect(admitted.filter((u) => u > t - MINUTE && u <= t).length).toBeLessThanOrEqual(
+            LIMIT,
+          );
+      }),
+      { numRuns: 40 },
+    );
   });
 });

@@ -6,6 +6,7 @@ import { problem } from '../http/problem';
 interface EventRow {
   status: ShipmentStatus;
   occurred_at: Date;
+  reported_at: Date | null;
   station_code: string | null;
 }
 
@@ -18,10 +19,11 @@ export function track({ sql }: Services): Middleware {
        where tracking_number = ${trackingNumber} and organization_id = ${ctx.state.organization.id}`;
     if (!shipment) throw problem.notFound('No such parcel.');
     const events = await sql<EventRow[]>`
-      select e.status, e.occurred_at, s.code as station_code
+      select e.status, e.occurred_at, e.reported_at, s.code as station_code
         from tracking_events e left join stations s on s.id = e.station_id
        where e.shipment_id = ${shipment.id}
-       -- The order things happened to the parcel; times are as the terminals reported.
+       -- The order things happened to the parcel; its times never run backwards (a time
+       -- reported before the previous event is replaced, and kept as reported_at).
        order by e.id`;
     const body: Tracking = {
       tracking_number: shipment.tracking_number,
@@ -29,6 +31,7 @@ export function track({ sql }: Services): Middleware {
       events: events.map((e) => ({
         status: e.status,
         occurred_at: e.occurred_at.toISOString(),
+        ...(e.reported_at ? { reported_at: e.reported_at.toISOString() } : {}),
         ...(e.station_code ? { station_code: e.station_code } : {}),
       })),
     };

@@ -43,17 +43,19 @@ import {
   TerminalListQuerySchema,
   TerminalListSchema,
   TerminalViewSchema,
+  text,
 } from '@locker/shared';
 import { z } from 'zod';
-import type {
-  ZodOpenApiOperationObject,
-  ZodOpenApiPathsObject,
-  ZodOpenApiResponseObject,
-  ZodOpenApiResponsesObject,
-} from 'zod-openapi';
+import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi';
+import { problems as problemsOf } from './parts';
 
-type Json = (schema: z.ZodType, description: string) => ZodOpenApiResponseObject;
-type Problems = (...statuses: number[]) => ZodOpenApiResponsesObject;
+const json = (schema: z.ZodType, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+/** The operation's problems; 400, 408 and 413 too where it reads a body. */
+const problems = (...statuses: number[]) => problemsOf('ops', statuses, false);
+const problemsWithBody = (...statuses: number[]) => problemsOf('ops', statuses, true);
 
 const ops = { tags: ['operations'], security: [{ operatorSession: [] }] };
 
@@ -66,7 +68,41 @@ function body(schema: z.ZodType, required = true) {
  * 401 `unauthorized` without a live session, `second_factor_required` half signed in; 403
  * `forbidden` for a role or station outside the operator's scope (and audited).
  */
-export function opsPaths(json: Json, problems: Problems): ZodOpenApiPathsObject {
+export function opsPaths(): ZodOpenApiPathsObject {
+  return withOperationIds(paths());
+}
+
+/**
+ * Every operation's `operationId`, made from its method and path: `post
+ * /ops/v1/session/second-factor` is `opsPostSessionSecondFactor`, a path parameter `ByName`.
+ */
+function withOperationIds(all: ZodOpenApiPathsObject): ZodOpenApiPathsObject {
+  const words = (path: string) =>
+    path
+      .replace('/ops/v1/', '')
+      .split(/[/-]/)
+      .map((w) =>
+        w.replace(/^\{(\w)(\w*)\}$/, (_, a: string, b: string) => `by${a.toUpperCase()}${b}`),
+      )
+      .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+      .join('');
+  return Object.fromEntries(
+    Object.entries(all).map(([path, methods]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(methods as Record<string, ZodOpenApiOperationObject>).map(([method, op]) => [
+          method,
+          {
+            operationId: `ops${method.charAt(0).toUpperCase()}${method.slice(1)}${words(path)}`,
+            ...op,
+          },
+        ]),
+      ),
+    ]),
+  );
+}
+
+function paths(): ZodOpenApiPathsObject {
   const op = (
     summary: string,
     response: z.ZodType | null,
@@ -79,13 +115,13 @@ export function opsPaths(json: Json, problems: Problems): ZodOpenApiPathsObject 
     ...extra,
     responses: {
       [status]: response ? json(response, 'OK') : { description: 'Done' },
-      ...problems(...errors),
+      ...(extra.requestBody ? problemsWithBody(...errors) : problems(...errors)),
     },
   });
-  const code = { path: z.object({ code: z.string() }) };
-  const id = { path: z.object({ id: z.string() }) };
-  const email = { path: z.object({ email: z.string() }) };
-  const number = { path: z.object({ number: z.string() }) };
+  const code = { path: z.object({ code: text() }) };
+  const id = { path: z.object({ id: text() }) };
+  const email = { path: z.object({ email: text() }) };
+  const number = { path: z.object({ number: text() }) };
   return {
     '/ops/v1/setup': {
       post: {
@@ -208,7 +244,7 @@ export function opsPaths(json: Json, problems: Problems): ZodOpenApiPathsObject 
         DoorServiceAnswerSchema,
         [401, 403, 404, 422],
         {
-          requestParams: { path: z.object({ code: z.string(), position: z.number().int() }) },
+          requestParams: { path: z.object({ code: text(), position: z.number().int() }) },
           requestBody: body(DoorServiceRequestSchema),
         },
       ),
@@ -367,9 +403,9 @@ export function opsPaths(json: Json, problems: Problems): ZodOpenApiPathsObject 
       get: op('Couriers by number', CourierListSchema, [401, 403, 422], {
         requestParams: {
           query: z.object({
-            cursor: z.string().optional(),
+            cursor: text().optional(),
             limit: z.number().int().optional(),
-            q: z.string().optional(),
+            q: text().optional(),
             active: z.enum(['true', 'false']).optional(),
           }),
         },
@@ -391,7 +427,7 @@ export function opsPaths(json: Json, problems: Problems): ZodOpenApiPathsObject 
     '/ops/v1/organizations': {
       get: op('Organizations', OrganizationListSchema, [401, 403, 422], {
         requestParams: {
-          query: z.object({ cursor: z.string().optional(), limit: z.number().int().optional() }),
+          query: z.object({ cursor: text().optional(), limit: z.number().int().optional() }),
         },
       }),
       post: op(
@@ -430,7 +466,7 @@ export function opsPaths(json: Json, problems: Problems): ZodOpenApiPathsObject 
     },
     '/ops/v1/organizations/{id}/keys/{keyId}/revoke': {
       post: op('Revoke one API key (admin)', ApiKeySchema, [401, 403, 404], {
-        requestParams: { path: z.object({ id: z.string(), keyId: z.string() }) },
+        requestParams: { path: z.object({ id: text(), keyId: text() }) },
         requestBody: body(ReasonRequestSchema, false),
       }),
     },
@@ -450,7 +486,7 @@ export function opsPaths(json: Json, problems: Problems): ZodOpenApiPathsObject 
         summary: 'The filtered audit log as CSV (the export is itself audited)',
         requestParams: { query: AuditQuerySchema.omit({ cursor: true, limit: true }) },
         responses: {
-          '200': { description: 'CSV', content: { 'text/csv': { schema: z.string() } } },
+          '200': { description: 'CSV', content: { 'text/csv': { schema: text() } } },
           ...problems(401, 403, 422),
         },
       },

@@ -33,9 +33,11 @@ export async function recordAttempt(
   subject: string,
   bucket: string,
   window: SlidingWindow,
+  /** The attempt's time, for a test's clock; by default the database's, read after the lock. */
+  at?: Date,
 ): Promise<Judgement> {
   const [row] = await sql<JudgedRow[]>`
-    with ${attemptQuery(sql, subject, bucket, window)} select * from judged`;
+    with ${attemptQuery(sql, subject, bucket, window, at)} select * from judged`;
   if (!row) throw new Error('rate limit upsert returned no row');
   return judgementOf(row, window);
 }
@@ -57,13 +59,15 @@ export function attemptQuery(
   subject: string,
   bucket: string,
   { limit, windowSeconds }: SlidingWindow,
+  at?: Date,
 ) {
+  const now = at ? sql`${at}::timestamptz` : sql`clock_timestamp()`;
   return sql`
     attempt as (
       insert into rate_limit_windows as w (subject, bucket, attempts)
-      values (${subject}, ${bucket}, array[clock_timestamp()])
+      values (${subject}, ${bucket}, array[${now}])
       on conflict (subject, bucket) do update
-        set attempts = (w.attempts || clock_timestamp())[greatest(1, cardinality(w.attempts) + 1 - ${limit}):]
+        set attempts = (w.attempts || ${now})[greatest(1, cardinality(w.attempts) + 1 - ${limit}):]
       returning attempts, limited_minutes
     ),
     judged as (

@@ -41,14 +41,11 @@ interface Row {
   free_storage_hours: number;
 }
 
-async function lookUp(sql: Sql, hash: Buffer): Promise<AuthenticatedTerminal | undefined> {
-  const [row] = await sql<Row[]>`
-    select t.id, t.status, t.token_hash, t.station_id, s.code, s.name, s.cabinet_version,
-           s.support_phone, s.idle_timeout_seconds, s.free_storage_hours
-      from terminals t
-      left join stations s on s.id = t.station_id
-     where t.token_hash = ${hash} and t.revoked_at is null`;
-  if (!row || !sameHash(row.token_hash, hash)) return undefined;
+const columns = (sql: Sql) => sql`
+  t.id, t.status, t.token_hash, t.station_id, s.code, s.name, s.cabinet_version,
+  s.support_phone, s.idle_timeout_seconds, s.free_storage_hours`;
+
+function terminalOf(row: Row): AuthenticatedTerminal {
   return {
     id: row.id,
     status: row.status,
@@ -66,13 +63,35 @@ async function lookUp(sql: Sql, hash: Buffer): Promise<AuthenticatedTerminal | u
   };
 }
 
+async function lookUp(sql: Sql, hash: Buffer): Promise<AuthenticatedTerminal | undefined> {
+  const [row] = await sql<Row[]>`
+    select ${columns(sql)}
+      from terminals t
+      left join stations s on s.id = t.station_id
+     where t.token_hash = ${hash} and t.revoked_at is null`;
+  if (!row || !sameHash(row.token_hash, hash)) return undefined;
+  return terminalOf(row);
+}
+
+/** Every live terminal by its token hash (base64): the auth replica's whole read. */
+export async function readTerminals(sql: Sql): Promise<[string, AuthenticatedTerminal][]> {
+  const rows = await sql<Row[]>`
+    select ${columns(sql)}
+      from terminals t
+      left join stations s on s.id = t.station_id
+     where t.revoked_at is null`;
+  return rows.map((row) => [row.token_hash.toString('base64'), terminalOf(row)]);
+}
+
 /**
  * Device-token authentication. Every failure (no header, malformed, unknown, revoked,
  * terminal not allowed) throws the same `unauthorized` problem. Heartbeats alone are let
- * through from an `offline` terminal: they are how it comes back. Every token, known or
- * not, takes the same path: hash, cache (which the database keeps exact, unknown hashes
- * included), database only on a miss, so the time of a refusal does not tell whether
- * the token exists.
+ * through from an `offline` terminal: they are how it comes back. An allowed terminal is
+ * answered from the replica of every live terminal (`authCache.ts`, kept exact by the
+ * database). Everything else asks the database once before it is refused: a token never
+ * seen, one unknown, revoked, disabled or offline alike. So a refusal costs the same work
+ * (one lookup by hash) whether the token exists or was used lately, its time tells
+ * nothing, and a terminal created a moment ago (its notification still on the way) gets in.
  */
 export function authenticateTerminal(
   sql: Sql,
@@ -97,17 +116,18 @@ export async function terminalByToken(
   token: string | undefined,
   options: { allowOffline?: boolean } = {},
 ): Promise<AuthenticatedTerminal | null> {
+  const allowed = (terminal: AuthenticatedTerminal | null | undefined) =>
+    terminal?.status === 'online' ||
+    (options.allowOffline === true && terminal?.status === 'offline');
   if (!token) return null;
   const hash = hashSecret(token);
   const key = hash.toString('base64');
   let terminal = cache.get(key);
-  if (terminal === undefined) {
+  if (!allowed(terminal)) {
     const begunAt = cache.begin();
     terminal = cache.put(key, (await lookUp(sql, hash)) ?? null, begunAt);
   }
-  const allowed =
-    terminal?.status === 'online' || (options.allowOffline && terminal?.status === 'offline');
-  return terminal && allowed ? terminal : null;
+  return terminal && allowed(terminal) ? terminal : null;
 }
 
 /** The station every terminal request is scoped to; never taken from a body. */

@@ -15,6 +15,7 @@ beforeAll(async () => {
     logLevel: 'silent',
     // The same SMS file: either instance may deliver the code a test waits for.
     smsTransport: `file:${stack.smsFile}`,
+    development: true,
   });
 });
 afterAll(async () => {

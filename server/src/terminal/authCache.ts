@@ -1,89 +1,84 @@
 import type { Sql } from '../db/connect';
 import type { Logger } from '../logger';
-import type { AuthenticatedTerminal } from './auth';
+import { readTerminals, type AuthenticatedTerminal } from './auth';
 
-// A safety net only: every change that matters arrives by notification. Kiosks poll every
-// 15 s, so a minute keeps every active kiosk's entry warm.
-const TTL_MS = 60_000;
+// A safety net only: every change that matters arrives by notification, and the whole
+// replica is read again this often in case one was lost.
+const RELOAD_MS = 60_000;
 const MAX_ENTRIES = 200_000;
-/** Unknown token hashes remembered; past this the oldest is forgotten first. */
-const MAX_UNKNOWN = 100_000;
-
-interface Entry {
-  terminal: AuthenticatedTerminal;
-  expires: number;
-}
 
 /** What a lookup found: a terminal, or `null` for a hash no live terminal has. */
 export type Lookup = AuthenticatedTerminal | null;
 
 /**
- * Terminal authentication by token hash, cached in process. Unknown and revoked token
- * hashes are cached too (as `null`), so a refused token costs what an offline or disabled
- * terminal's does: one map lookup, no database round trip whose time would tell whether
- * the token exists. A terminal created with a hash cached as unknown drops that entry by
- * notification (migration 006), as revocations drop theirs. Correctness comes from the
- * database's notifications (migration 003), not from the TTL: a revocation, a status
- * change or a cabinet version bump reaches every server instance on commit. The TTL only
- * bounds the damage of a notification lost while the listening connection was down.
+ * Terminal authentication by token hash: a replica, in process, of every live terminal
+ * (`loadAll`), kept exact by the database's notifications (migrations 003, 006), so an
+ * allowed terminal never waits for the database, however long since its last request.
+ * A hash a notification made stale (a revocation, a status, station or token change) is
+ * read from the database again; a refusal always is (`auth.ts`), so that every refusal
+ * costs the same work (issue 22: a token unseen for 60 s used to wait for the database,
+ * a cached one did not).
  */
 export class TerminalAuthCache {
-  private readonly entries = new Map<string, Entry>();
-  /** Token hashes no live terminal has, with their expiry. */
-  private readonly unknown = new Map<string, number>();
+  private readonly entries = new Map<string, AuthenticatedTerminal>();
+  /** Hashes a change touched since the replica read them: the database decides them. */
+  private readonly stale = new Set<string>();
   /** Which cached token hashes belong to a terminal id or a station id. */
   private readonly owners = new Map<string, Set<string>>();
   /** Latest cabinet version seen per station; versions only grow. */
   private readonly versions = new Map<string, bigint>();
-  /** Invalidation counter: a lookup that began before any invalidation is not cached. */
+  /** Invalidation counter: a read that began before any invalidation is not kept. */
   private generation = 0;
+  /** Whether `entries` holds every live terminal (else a miss asks the database). */
+  private complete = false;
 
-  /** Call before reading the database; pass the result to `put`. */
+  /** Call before reading the database; pass the result to `put` or `replaceAll`. */
   begin(): number {
     return this.generation;
   }
 
+  /** Whether the replica is complete: a miss is then a refusal, without the database. */
+  get isComplete(): boolean {
+    return this.complete;
+  }
+
   /** The cached lookup; `undefined` when the database has to be asked. */
   get(tokenHash: string): Lookup | undefined {
-    const unknownUntil = this.unknown.get(tokenHash);
-    if (unknownUntil !== undefined) {
-      if (unknownUntil >= Date.now()) return null;
-      this.unknown.delete(tokenHash);
-    }
-    const entry = this.entries.get(tokenHash);
-    if (!entry) return undefined;
-    if (entry.expires < Date.now()) {
-      this.drop(tokenHash);
-      return undefined;
-    }
-    return this.withLatestVersion(entry.terminal);
+    if (this.stale.has(tokenHash)) return undefined;
+    const terminal = this.entries.get(tokenHash);
+    if (terminal) return this.withLatestVersion(terminal);
+    return this.complete ? null : undefined;
   }
 
   put(tokenHash: string, terminal: Lookup, begunAt: number): Lookup {
-    if (terminal === null) {
-      if (begunAt === this.generation) {
-        if (this.unknown.size >= MAX_UNKNOWN)
-          this.unknown.delete(this.unknown.keys().next().value!);
-        this.unknown.set(tokenHash, Date.now() + TTL_MS);
-      }
-      return null;
-    }
-    if (terminal.station)
+    if (terminal?.station)
       this.noteVersion(terminal.station.id, BigInt(terminal.station.cabinetVersion));
     // Invalidations are rare (revocations, status and station changes), so refusing to
-    // cache across any of them costs little and closes the read-then-invalidate race.
+    // keep a read across any of them costs little and closes the read-then-invalidate race.
     if (begunAt === this.generation) {
-      if (this.entries.size >= MAX_ENTRIES) this.drop(this.entries.keys().next().value!);
+      this.stale.delete(tokenHash);
       this.drop(tokenHash);
-      this.entries.set(tokenHash, { terminal, expires: Date.now() + TTL_MS });
-      for (const owner of [terminal.id, terminal.station?.id]) {
-        if (!owner) continue;
-        const hashes = this.owners.get(owner) ?? new Set<string>();
-        hashes.add(tokenHash);
-        this.owners.set(owner, hashes);
-      }
+      if (terminal) this.add(tokenHash, terminal);
     }
-    return this.withLatestVersion(terminal);
+    return terminal && this.withLatestVersion(terminal);
+  }
+
+  /**
+   * The replica, read whole (`loadAll`): replaces every entry, unless an invalidation came
+   * in since `begunAt` (then it answers false, and the caller reads again).
+   */
+  replaceAll(terminals: [string, AuthenticatedTerminal][], begunAt: number): boolean {
+    if (begunAt !== this.generation) return false;
+    this.entries.clear();
+    this.owners.clear();
+    this.stale.clear();
+    for (const [hash, terminal] of terminals) {
+      if (terminal.station)
+        this.noteVersion(terminal.station.id, BigInt(terminal.station.cabinetVersion));
+      this.add(hash, terminal);
+    }
+    this.complete = terminals.length <= MAX_ENTRIES;
+    return true;
   }
 
   /** Records a committed cabinet version; only ever moves forward. */
@@ -91,32 +86,55 @@ export class TerminalAuthCache {
     if ((this.versions.get(stationId) ?? -1n) < version) this.versions.set(stationId, version);
   }
 
-  /** Drops entries of a terminal id or a station id, or every entry for '*'. */
+  /**
+   * Marks the entries of a terminal id or a station id stale; '*' (a reconnected
+   * listener, which may have missed notifications) forgets the whole replica until it is
+   * read again.
+   */
   invalidate(key: string): void {
     this.generation++;
     if (key === '*') {
       this.entries.clear();
-      this.unknown.clear();
+      this.stale.clear();
       this.owners.clear();
       this.versions.clear();
+      this.complete = false;
       return;
     }
-    for (const hash of this.owners.get(key) ?? []) this.drop(hash);
+    for (const hash of this.owners.get(key) ?? []) {
+      this.drop(hash);
+      this.stale.add(hash);
+    }
     this.owners.delete(key);
     this.versions.delete(key);
   }
 
-  /** A terminal now has this token hash (base64): it is no longer unknown. */
+  /** A terminal now has this token hash (base64): the database decides it next. */
   tokenIssued(tokenHash: string): void {
     this.generation++;
-    this.unknown.delete(tokenHash);
+    this.stale.add(tokenHash);
+  }
+
+  private add(tokenHash: string, terminal: AuthenticatedTerminal): void {
+    if (this.entries.size >= MAX_ENTRIES) {
+      // Past the bound the replica cannot be whole: misses go to the database again.
+      this.complete = false;
+      this.drop(this.entries.keys().next().value!);
+    }
+    this.entries.set(tokenHash, terminal);
+    for (const owner of [terminal.id, terminal.station?.id]) {
+      if (!owner) continue;
+      const hashes = this.owners.get(owner) ?? new Set<string>();
+      hashes.add(tokenHash);
+      this.owners.set(owner, hashes);
+    }
   }
 
   private drop(tokenHash: string): void {
-    const entry = this.entries.get(tokenHash);
-    if (!entry) return;
+    const terminal = this.entries.get(tokenHash);
+    if (!terminal) return;
     this.entries.delete(tokenHash);
-    for (const owner of [entry.terminal.id, entry.terminal.station?.id]) {
+    for (const owner of [terminal.id, terminal.station?.id]) {
       if (owner) this.owners.get(owner)?.delete(tokenHash);
     }
   }
@@ -136,14 +154,34 @@ export class TerminalAuthCache {
   }
 }
 
+/**
+ * Reads every live terminal into the replica; again when an invalidation raced the read
+ * (a few tries, then the next reload does it).
+ */
+export async function loadAll(sql: Sql, cache: TerminalAuthCache): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const begunAt = cache.begin();
+    const terminals = await readTerminals(sql);
+    if (cache.replaceAll(terminals, begunAt)) return true;
+  }
+  return false;
+}
+
 /** Keeps `cache` exact by listening to the database's change notifications. */
 export async function listenForAuthChanges(
   sql: Sql,
   cache: TerminalAuthCache,
   log: Logger,
 ): Promise<() => Promise<void>> {
-  // A (re)connected listener may have missed notifications: start from nothing.
-  const onConnect = () => cache.invalidate('*');
+  // A (re)connected listener may have missed notifications: the replica is read again.
+  const reload = () =>
+    loadAll(sql, cache).catch((error: unknown) =>
+      log.warn({ err: error }, 'could not read the terminals for the auth replica; retrying'),
+    );
+  const onConnect = () => {
+    cache.invalidate('*');
+    void reload();
+  };
   const subscriptions = await Promise.all([
     sql.listen('locker_terminal', (id) => cache.invalidate(id), onConnect),
     sql.listen('locker_station', (id) => cache.invalidate(id), onConnect),
@@ -157,8 +195,13 @@ export async function listenForAuthChanges(
       onConnect,
     ),
   ]);
+  // Subscribed first, so no change between the read and the subscription is missed.
+  await loadAll(sql, cache);
+  const timer = setInterval(() => void reload(), RELOAD_MS);
+  timer.unref();
   log.debug('listening for terminal and station changes');
   return async () => {
+    clearInterval(timer);
     await Promise.all(subscriptions.map((s) => s.unlisten()));
   };
 }

@@ -131,6 +131,8 @@ describe('POST /deposit', () => {
   it('answers the documented shape and records occurred_at as the deposit time', async () => {
     const scene = await stack.scene('1:S');
     const parcel = await stack.shipment(scene.org.id, scene.station.id);
+    // Booked a day ago (a deposit reported before its booking would be clamped: clockSkew.test.ts).
+    await stack.sql`update shipments set created_at = now() - interval '1 day', status_at = now() - interval '1 day' where id = ${parcel.id}`;
     const at = new Date(Date.now() - 3_600_000).toISOString();
     const answer = await scene.terminal.api.post('/terminal/v1/deposit', {
       courierNo: scene.courier.number,

@@ -77,6 +77,8 @@ describe('POST /terminal/v1/door/fault (extension)', () => {
       courierNo: scene.courier.number,
       trackingNumber: parcel.tracking_number,
     });
+    // Deposited two minutes ago, the door failing a minute later, reported now.
+    await stack.sql`update shipments set status_at = now() - interval '2 minutes' where id = ${parcel.id}`;
     const failedAt = new Date(Date.now() - 60_000).toISOString();
     const late = await scene.terminal.api.post('/terminal/v1/door/fault', {
       position: 1,

@@ -201,7 +201,7 @@ describe('POST /door/confirm', () => {
     const late = await scene.deposit();
     // Both booked 40 h and deposited 30 h ago; one collected 20 h ago (inside 24 h), one
     // just now (late).
-    await stack.sql`update shipments set created_at = now() - interval '40 hours', deposited_at = now() - interval '30 hours' where id in ${stack.sql([onTime.shipment.id, late.shipment.id])}`;
+    await stack.sql`update shipments set created_at = now() - interval '40 hours', deposited_at = now() - interval '30 hours', status_at = now() - interval '30 hours' where id in ${stack.sql([onTime.shipment.id, late.shipment.id])}`;
     const at = iso(20 * HOUR);
     await scene.terminal.api.post('/terminal/v1/door/confirm', {
       shipmentId: onTime.shipment.id,

@@ -124,15 +124,18 @@ export async function recordPickupOutcome(
     return awaiting ? { cabinetVersion: null } : false;
   }
   await lockStation(tx, station.id);
-  // Free storage runs from the deposit, never from before the booking, and a collection
-  // reported before either is not late: no negative time is counted.
+  // Judged on the effective times the history shows (migration 013's
+  // effective_event_time: a time reported before the parcel's previous event counts as the
+  // time of receipt); free storage runs from the deposit, never from before the booking.
   const [row] = await tx<(ShipmentView & { previous_at: Date | null })[]>`
     with previous as (
       select max(occurred_at) as at from tracking_events where shipment_id = ${shipmentId}),
     collected as (
       update shipments sh
          set status = 'collected', status_at = ${at}, collected_at = ${at},
-             collected_late = ${at} > greatest(sh.deposited_at, sh.created_at) + make_interval(hours => ${station.freeStorageHours} + sh.storage_extended_hours),
+             collected_late = effective_event_time(${at}, sh.status_at)
+               > greatest(sh.deposited_at, sh.created_at)
+                 + make_interval(hours => ${station.freeStorageHours} + sh.storage_extended_hours),
              pickup_code_hash = null, updated_at = now()
         from stations s
        where sh.id = ${shipmentId} and sh.destination_station_id = ${station.id}

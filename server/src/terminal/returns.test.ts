@@ -109,6 +109,8 @@ describe('POST /return/confirm', () => {
     const started = await scene.terminal.api.post('/terminal/v1/return', {
       trackingNumber: parcel.tracking_number,
     });
+    // The return started an hour ago; the door shut on it ten minutes ago, reported now.
+    await stack.sql`update shipments set status_at = now() - interval '1 hour' where id = ${parcel.id}`;
     const at = new Date(Date.now() - 600_000).toISOString();
     const confirm = { returnId: started.body.returnId, deposited: true, occurred_at: at };
     expect((await scene.terminal.api.post('/terminal/v1/return/confirm', confirm)).body).toEqual({

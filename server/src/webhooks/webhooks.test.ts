@@ -247,6 +247,7 @@ describe('webhooks (Standard Webhooks)', () => {
       databaseUrl: stack.databaseUrl,
       logLevel: 'silent',
       smsTransport: 'file:/dev/null',
+      development: true,
       webhookAllowPrivate: true,
     };
     const a = await startServer(options);
