@@ -99,6 +99,7 @@ const server = await startServer({
   databaseUrl: db.url,
   logLevel: 'warn',
   smsTransport: 'file:/dev/null',
+  development: true,
   linkSigningKey: key.seed,
 });
 

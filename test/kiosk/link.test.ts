@@ -174,6 +174,7 @@ describe('across instances', () => {
       databaseUrl: stack.databaseUrl,
       logLevel: 'silent',
       smsTransport: 'file:/dev/null',
+      development: true,
       linkSigningKey: key.seed,
     });
     stops.push(() => other.close());
@@ -195,6 +196,7 @@ describe('across instances', () => {
       databaseUrl: stack.databaseUrl,
       logLevel: 'silent',
       smsTransport: 'file:/dev/null',
+      development: true,
       linkSigningKey: key.seed,
     };
     const first = await startServer({ ...settings, port: 0 });
