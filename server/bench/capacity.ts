@@ -121,7 +121,7 @@ async function main() {
     `explain (analyze, buffers, costs off)
      select s.id from stations s
       where s.latitude is not null and s.sandbox_organization_id is null
-      order by ll_to_earth(s.latitude, s.longitude) <-> ll_to_earth(42.66, 21.16), s.id
+      order by station_point(s.latitude, s.longitude) <-> ll_to_earth(42.66, 21.16), s.id
       limit 11`,
   );
   const lines = explain.map((r) => (r as Record<string, string>)['QUERY PLAN']!);

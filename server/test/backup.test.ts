@@ -131,6 +131,7 @@ async function serve(database: string, smsFile: string) {
     host: '127.0.0.1',
     databaseUrl: `${clusterUrl}/${database}`,
     smsTransport: `file:${smsFile}`,
+    development: true,
     logLevel: 'silent',
     dbPoolSize: 4,
   });

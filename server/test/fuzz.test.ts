@@ -260,6 +260,38 @@ const targets = (): Target[] => [
     })),
   },
   {
+    name: 'POST /doors/{door}/events',
+    operation: 'post /terminal/v1/doors/{door}/events',
+    auth: 'terminal',
+    request: fc
+      .tuple(
+        fc.oneof(fc.constant('1'), fc.integer().map(String), nastyString),
+        bodyNear({
+          eventId: '6c5b4a39-2817-4f6e-9d5c-4b3a29180f7e',
+          kind: 'found_open',
+          itemPresent: true,
+          visit: null,
+        }),
+      )
+      .map(([door, body]) => ({
+        method: 'POST',
+        path: `/terminal/v1/doors/${pathSegment(door)}/events`,
+        body,
+      })),
+  },
+  {
+    name: 'POST /cabinet/events',
+    operation: 'post /terminal/v1/cabinet/events',
+    auth: 'terminal',
+    request: post('/terminal/v1/cabinet/events', () => ({
+      eventId: '1e2d3c4b-5a69-4788-9a6b-5c4d3e2f1a0b',
+      kind: 'board_changed',
+      board: 0,
+      positions: [1, 2],
+      differences: ['firmware 1.3, commissioned with 1.2'],
+    })),
+  },
+  {
     name: 'POST /heartbeat',
     operation: 'post /terminal/v1/heartbeat',
     auth: 'terminal',
@@ -440,6 +472,47 @@ const targets = (): Target[] => [
     request: fc
       .oneof(fc.uuid(), nastyString, fc.constant(valid.endpointId!))
       .map((id) => ({ method: 'DELETE', path: `/api/v1/webhooks/${pathSegment(id)}` })),
+  },
+  {
+    name: 'GET /api/v1/stations',
+    operation: 'get /api/v1/stations',
+    auth: 'merchant',
+    request: get(
+      fc
+        .tuple(
+          fc.option(fc.oneof(fc.constant('42.6629,21.1655'), nastyString)),
+          fc.option(fc.oneof(fc.constant('M'), nastyString)),
+          fc.option(fc.oneof(fc.constant('2'), nastyString)),
+          fc.option(nastyString),
+        )
+        .map(([near, size, limit, cursor]) => {
+          const query = new URLSearchParams();
+          const clean = (v: string) => v.replace(/[\ud800-\udfff]/g, '');
+          if (near !== null) query.set('near', clean(near));
+          if (size !== null) query.set('size', clean(size));
+          if (limit !== null) query.set('limit', clean(limit));
+          if (cursor !== null) query.set('cursor', clean(cursor));
+          return `/api/v1/stations?${query.toString()}`;
+        }),
+    ),
+  },
+  {
+    name: 'POST /api/v1/shipments/{id}/cancel',
+    operation: 'post /api/v1/shipments/{id}/cancel',
+    auth: 'merchant',
+    request: idLike().map((id) => ({
+      method: 'POST',
+      path: `/api/v1/shipments/${pathSegment(id)}/cancel`,
+    })),
+  },
+  {
+    name: 'POST /api/v1/shipments/{id}/extend',
+    operation: 'post /api/v1/shipments/{id}/extend',
+    auth: 'merchant',
+    request: idLike().map((id) => ({
+      method: 'POST',
+      path: `/api/v1/shipments/${pathSegment(id)}/extend`,
+    })),
   },
   { name: 'GET /openapi.json', auth: 'none', request: get(fc.constant('/openapi.json')) },
 ];

@@ -28,6 +28,7 @@ beforeAll(async () => {
     databaseUrl: stack.databaseUrl,
     logLevel: 'silent',
     smsTransport: `file:${stack.smsFile}`,
+    development: true,
     clock: clock.now,
     opsWebhookUrl: receiver.url,
     opsWebhookSecret: secret,

@@ -70,7 +70,7 @@ const counts = (db: Sql | TransactionSql, extra: Fragment) => db`json_build_obje
 
 /**
  * The stations nearest `near`, nearest first (ties by id), with their free doors per
- * size. The GiST index on `ll_to_earth(latitude, longitude)` (migration 016) walks the
+ * size. The GiST index on `station_point(latitude, longitude)` (migration 016) walks the
  * stations outward from `near` (a KNN scan), so a page costs the stations it reads,
  * whatever the network's size; capacity is counted for the page's stations only.
  */
@@ -80,7 +80,7 @@ export async function nearestStations(
   options: FinderOptions,
 ): Promise<Found[]> {
   const origin = db`ll_to_earth(${near.latitude}::float8, ${near.longitude}::float8)`;
-  const chord = db`ll_to_earth(s.latitude, s.longitude) <-> ${origin}`;
+  const chord = db`station_point(s.latitude, s.longitude) <-> ${origin}`;
   const roomFor =
     options.size || options.accessible
       ? db`and exists (

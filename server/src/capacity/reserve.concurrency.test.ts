@@ -14,6 +14,7 @@ beforeAll(async () => {
     databaseUrl: stack.databaseUrl,
     logLevel: 'silent',
     smsTransport: `file:${stack.smsFile}`,
+    development: true,
     dbPoolSize: 10,
   });
 });

@@ -100,6 +100,7 @@ describe('webhook secrets at rest', () => {
       logLevel: 'silent',
       smsTransport: 'file:/dev/null',
       webhookSecretKeys: [k1],
+      development: true,
     };
     const second = await startServer(options);
     await second.close();

@@ -30,7 +30,14 @@ alter table stations
 
 -- Live stations only: a sandbox organization's few simulated ones are found through their
 -- own index and sorted (server/src/capacity/finder.ts).
-create index stations_near on stations using gist (ll_to_earth(latitude, longitude))
+-- Indexed through a wrapper with its own search_path: earthdistance's functions name
+-- `cube` and `earth` unqualified, and pg_restore builds indexes with an empty search_path,
+-- so an index on ll_to_earth itself could not be restored from a backup (docs/operations.md).
+create function station_point(latitude float8, longitude float8) returns earth
+  language sql immutable strict parallel safe
+  set search_path = public
+  as $$ select ll_to_earth(latitude, longitude) $$;
+create index stations_near on stations using gist (station_point(latitude, longitude))
   where latitude is not null and sandbox_organization_id is null;
 create index stations_sandbox on stations (sandbox_organization_id)
   where sandbox_organization_id is not null;
