@@ -117,6 +117,28 @@ describe('a remote open', () => {
     await waitFor(async () => (await k.core.getState()).remoteOpen?.session.phase === 'reported');
     await banner.waitFor({ state: 'detached' });
     await expect.poll(() => doorState(k, 2)).toMatchObject({ closed: true, in_session: false });
+    // The door supervision knew the door was driven: nothing was reported as opened unseen.
+    await waitFor(() => k.core.queue.pending() === 0);
+    expect(
+      await k.stack.sql`select kind from door_events where station_id = ${k.scene.station.id}`,
+    ).toEqual([]);
+  });
+
+  it('to a board whose polarity is suspect is refused, with no pulse, like any open there', async () => {
+    const k = await linkScene(
+      {},
+      { lock: { kind: 'simulator', boards: 1, faults: { invertedHook: true } } },
+    );
+    await waitFor(async () => (await k.core.getState()).condition === 'doors_untrusted');
+    const open = vi.spyOn(k.core.hardware.board, 'open');
+    const issued = await openDoor(k, 1);
+    const done = await k.stack.server.link.commands.waitForOutcome(issued.id, 15_000);
+    expect(done).toMatchObject({
+      status: 'done',
+      outcome: 'refused',
+      outcomeDetail: { reason: 'suspect_polarity' },
+    });
+    expect(open).not.toHaveBeenCalled();
   });
 
   it('of a jammed door comes back did_not_open, and the door is reported like any that failed', async () => {
