@@ -23,6 +23,7 @@ export default tseslint.config(
       'eslint.config.js',
       '**/bin/*.mjs',
       'kiosk/vite.config.ts',
+      'console/vite.config.ts',
     ],
   },
   js.configs.recommended,
@@ -126,6 +127,40 @@ export default tseslint.config(
                 '**/server/bench/**',
               ],
               message: 'Kiosk tests use the server through @locker/server/testing only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The operator console runs in a browser and talks to the server over /ops/v1 only:
+    // no Node, no server code, no kiosk or driver code; shapes come from @locker/shared.
+    files: ['console/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: NODE_BUILTINS.map(only('the console runs in a browser: no Node')),
+          patterns: [
+            { group: ['node:*'], message: 'the console runs in a browser: no Node' },
+            {
+              group: [
+                '@locker/server',
+                '@locker/server/*',
+                '**/server/src/**',
+                '**/server/test/**',
+              ],
+              message: 'The console reaches the server over /ops/v1 only (shapes: @locker/shared).',
+            },
+            {
+              group: [
+                '@locker/kiosk',
+                '@locker/kiosk/*',
+                '@locker/lock-driver',
+                '@locker/lock-driver/*',
+              ],
+              message: 'The console knows kiosks only through the server.',
             },
           ],
         },

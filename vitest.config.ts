@@ -2,11 +2,15 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{shared,server,lock-driver,kiosk,test}/**/*.test.{ts,tsx}'],
+    include: ['{shared,server,lock-driver,kiosk,console,test}/**/*.test.{ts,tsx}'],
     // Electron's own tests need its binary: `pnpm test:electron` (vitest.electron.config.ts).
     exclude: ['**/node_modules/**', '**/*.electron.test.ts'],
     // PostgreSQL for every file; the kiosk's renderer built once, before any file runs.
-    globalSetup: ['./server/test/globalSetup.ts', './test/kiosk/globalSetup.ts'],
+    globalSetup: [
+      './server/test/globalSetup.ts',
+      './test/kiosk/globalSetup.ts',
+      './test/console/globalSetup.ts',
+    ],
     // Hang detectors, not speed checks. Most tests take under 6 s on an idle machine; the
     // longest run real commands (`pnpm start` ≈16 s, lockctl over TCP ≈14 s; those set
     // their own limits where they need more), and CI may share its two cores.

@@ -5,7 +5,8 @@
 import { randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { admin, REPO_ROOT, type Sql } from '@locker/server';
+import { Secret, TOTP } from 'otpauth';
+import { admin, cliActor, createOperator, REPO_ROOT, type Sql } from '@locker/server';
 
 export const DEMO_FILE = path.join(REPO_ROOT, '.data/demo.json');
 
@@ -17,6 +18,21 @@ export interface Demo {
   courierNumber: string;
   /** The demo kiosk's technician PIN (its configuration holds only the hash). */
   technicianPin: string;
+  /** The operator console's demo admin, set up and enrolled (demo only: kept in clear here). */
+  operator?: DemoOperator;
+}
+
+export interface DemoOperator {
+  email: string;
+  password: string;
+  /** The TOTP secret (base32): an authenticator app takes it, `pnpm demo-code` reads it. */
+  totpSecret: string;
+  recoveryCodes: string[];
+}
+
+/** The authenticator's code of a base32 secret, now. */
+export function totpNow(secret: string): string {
+  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
 }
 
 /** Six digits, new for each demo: never a PIN anybody could guess from the README. */
@@ -26,6 +42,41 @@ function save(demo: Demo): Demo {
   mkdirSync(path.dirname(DEMO_FILE), { recursive: true });
   writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return demo;
+}
+
+/**
+ * The console's demo admin, made the way a newcomer would be: `operator create`'s set-up
+ * link, a password chosen through /ops/v1/setup, the first sign-in enrolling TOTP. Once;
+ * kept in .data/demo.json beside the rest of the demo.
+ */
+export async function demoOperator(sql: Sql, url: string, demo: Demo): Promise<Demo> {
+  if (demo.operator) return demo;
+  const email = 'admin@demo.example';
+  const password = `demo-${randomInt(1e9, 1e10 - 1)}`;
+  const issued = await createOperator(sql, cliActor(), { email, role: 'admin' }, url);
+  const headers = { 'content-type': 'application/json', origin: url };
+  const post = async (path: string, body: object, cookie?: string) => {
+    const response = await fetch(`${url}/ops/v1${path}`, {
+      method: 'POST',
+      headers: { ...headers, ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`demo operator: ${path} answered ${response.status}`);
+    return response;
+  };
+  await post('/setup', { token: issued.setup_token, password });
+  const login = await post('/session', { email, password });
+  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  const { otpauth_uri } = (await login.json()) as { otpauth_uri: string };
+  const totpSecret = new URL(otpauth_uri).searchParams.get('secret')!;
+  const done = await post('/session/second-factor', { code: totpNow(totpSecret) }, cookie);
+  const { recovery_codes } = (await done.json()) as { recovery_codes: string[] };
+  // Signed out again: the newcomer signs in in their own browser.
+  await fetch(`${url}/ops/v1/session`, { method: 'DELETE', headers: { origin: url, cookie } });
+  return save({
+    ...demo,
+    operator: { email, password, totpSecret, recoveryCodes: recovery_codes },
+  });
 }
 
 export async function demoScene(sql: Sql): Promise<Demo | undefined> {
@@ -60,6 +111,18 @@ export async function demoScene(sql: Sql): Promise<Demo | undefined> {
     technicianPin: newPin(),
   };
   return save(demo);
+}
+
+function consoleLines(url: string, demo: Demo): string {
+  const o = demo.operator;
+  if (!o) return `  Operator console: ${url}/ops/`;
+  return `
+${BOLD}Operator console${RESET}   ${url}/ops/   (English, Shqip)
+  Demo admin         ${o.email}   password ${o.password}
+  Second factor      TOTP secret ${o.totpSecret} (add it to an authenticator app),
+                     or \`pnpm demo-code\` prints the current code,
+                     or a recovery code (each works once): ${o.recoveryCodes.slice(0, 2).join(', ')}
+  (demo only: these are kept in clear in .data/demo.json)`;
 }
 
 export interface BannerPlaces {
@@ -101,6 +164,7 @@ A whole parcel journey in five minutes:
   5. The shop sees it collected: ${m} ${url}/api/v1/track/<tracking_number>
   Operators: pnpm admin station show --station ${demo.stationCode} --table · pnpm admin --help
   Technicians: the service menu on the kiosk (PIN above) · pnpm lockctl --help
+${consoleLines(url, demo)}
   Stop with Ctrl+C; the database and the cabinet's contents are kept in .data for next time.
 `;
 }

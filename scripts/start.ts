@@ -26,7 +26,8 @@ import {
   type Logger,
   type RunningServer,
 } from '@locker/server';
-import { banner, demoScene, type Demo } from './demo';
+import { ensureConsoleBuilt } from '@locker/console/build';
+import { banner, demoOperator, demoScene, type Demo } from './demo';
 
 class StartError extends Error {}
 
@@ -121,6 +122,8 @@ async function startKiosk(
 let server: RunningServer | undefined;
 try {
   const port = kioskPort();
+  // The operator console, served under /ops/: built when missing or older than its sources.
+  ensureConsoleBuilt();
   // The demo's receivers (and a newcomer's) listen on this machine: webhooks may go to
   // loopback and private addresses here, unless WEBHOOK_ALLOW_PRIVATE says otherwise.
   process.env.WEBHOOK_ALLOW_PRIVATE ||= 'true';
@@ -128,7 +131,8 @@ try {
   // PICKUP_CODE_SECRET says otherwise (and NODE_ENV=production still refuses it).
   const key = linkKey();
   server = await startServer({ development: true, linkSigningKey: key.seed });
-  const demo = await demoScene(server.sql);
+  const scene = await demoScene(server.sql);
+  const demo = scene && (await demoOperator(server.sql, `http://127.0.0.1:${server.port}`, scene));
   const kiosk = demo
     ? await startKiosk(`http://127.0.0.1:${server.port}`, demo, port, server.logger, key.publicKey)
     : undefined;

@@ -8,6 +8,7 @@ import { requestLog } from './http/requestLog';
 import { merchantRouter } from './merchant/router';
 import { openApiRouter } from './openapi/router';
 import { opsRouter } from './opsApi/router';
+import { serveConsole } from './opsConsole/serve';
 import { terminalRouter } from './terminal/router';
 
 /** The HTTP application: every interface behind one chain of cross-cutting middleware. */
@@ -23,5 +24,6 @@ export function createApp(services: Services): Koa {
   app.use(merchantRouter(services).routes());
   app.use(opsRouter(services).routes());
   app.use(openApiRouter().routes());
+  app.use(serveConsole(services.config));
   return app;
 }

@@ -49,6 +49,8 @@ export interface ServerConfig {
   opsAllowedOrigins: string[];
   /** Where the console is served, for the set-up link `operator create` prints. */
   opsPublicUrl: string;
+  /** The built operator console (`console/dist`), served under /ops/. */
+  opsConsoleDir: string;
   /** Operations webhook (alert events, Standard Webhooks); unset: none is sent. */
   opsWebhookUrl: string | undefined;
   opsWebhookSecret: string | undefined;
@@ -189,6 +191,7 @@ const EnvSchema = z
       .trim()
       .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
       .optional(),
+    OPS_CONSOLE_DIR: z.string().trim().min(1).optional(),
     OPS_WEBHOOK_URL: z
       .string()
       .trim()
@@ -324,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         : e.OPS_COOKIE_SECURE === 'true',
     opsAllowedOrigins: e.OPS_ALLOWED_ORIGINS,
     opsPublicUrl: (e.OPS_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    opsConsoleDir: path.resolve(e.OPS_CONSOLE_DIR ?? path.join(REPO_ROOT, 'console/dist')),
     opsWebhookUrl: e.OPS_WEBHOOK_URL,
     opsWebhookSecret: e.OPS_WEBHOOK_SECRET,
     operatorSecretKey: e.OPERATOR_SECRET_KEY,

@@ -258,5 +258,11 @@ export { pickupCodeHash } from '../src/domain/secrets';
 export { benchDatabase } from '../bench/database';
 export { generateLinkKey, linkSigner } from '../src/link/signing';
 export { LINK_PATH } from '../src/link/hub';
-// Operators as a browser signs them in (cookie, Origin, TOTP), for tests of /ops/v1.
-export { opsClient, signedInOperator, testClock, type OpsClient } from './opsClient';
+// Operators as the operations interface's tests make them: set up, signed in, TOTP enrolled.
+export { opsClient, signedInOperator, testClock, secretOf, PASSWORD } from './opsClient';
+export { createOperator } from '../src/operators/accounts';
+export { cliActor } from '../src/operators/audit';
+export { totpCode } from '../src/operators/totp';
+// The operations benchmarks' fleet and server process (the console's benchmark too).
+export { seedOpsFleet } from '../bench/opsSeed';
+export { benchServer } from '../bench/harness';

@@ -5,6 +5,22 @@ export const SIZES = ['S', 'M', 'L', 'XL'] as const;
 export const SizeSchema = z.enum(SIZES);
 export type Size = z.infer<typeof SizeSchema>;
 
+/**
+ * A shipment's statuses (the merchant interface's, and the console's). Here rather than in
+ * merchant.ts, so that what reads only the operations shapes (the console's bundle) does
+ * not take in the phone-number metadata the merchant schemas validate with.
+ */
+export const SHIPMENT_STATUSES = [
+  'booked',
+  'ready_for_pickup',
+  'collected',
+  'return_started',
+  'returned_to_locker',
+  'return_collected',
+  // Extension (issue 27): a booking cancelled before its deposit.
+  'cancelled',
+] as const;
+
 /** Languages of the pickup-code SMS: Albanian, Serbian, Turkish, English. */
 export const LANGUAGES = ['sq', 'sr', 'tr', 'en'] as const;
 export const LanguageSchema = z.enum(LANGUAGES);

@@ -1,20 +1,10 @@
 import { isValidPhoneNumber } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import { ReservationSchema } from './capacity';
-import { LanguageSchema, SIZES, SizeSchema, text } from './common';
+import { LanguageSchema, SHIPMENT_STATUSES, SIZES, SizeSchema, text } from './common';
 
 // Part B of the interface. Field names are the spec's snake_case.
 
-export const SHIPMENT_STATUSES = [
-  'booked',
-  'ready_for_pickup',
-  'collected',
-  'return_started',
-  'returned_to_locker',
-  'return_collected',
-  // Extension (issue 27): a booking cancelled before its deposit.
-  'cancelled',
-] as const;
 export const ShipmentStatusSchema = z.enum(SHIPMENT_STATUSES);
 export type ShipmentStatus = z.infer<typeof ShipmentStatusSchema>;
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { SHIPMENT_STATUSES } from './merchant';
-import { text } from './common';
+import { SHIPMENT_STATUSES, text } from './common';
 
 // The operations interface (/ops/v1): what the operator console and operations' own
 // tools call, signed in as an operator (session cookie). Field names are snake_case, as
@@ -157,7 +156,18 @@ export type StationSummary = z.infer<typeof StationSummarySchema>;
 
 export const StationListSchema = page(StationSummarySchema).meta({ id: 'StationList' });
 
-export const STATION_SORTS = ['code', 'name', 'offline_first', 'alerts_first'] as const;
+/**
+ * `fullest_first`: the largest share of doors holding something first; `overdue_first`:
+ * the most deliveries past their free storage first (a take-out round's order).
+ */
+export const STATION_SORTS = [
+  'code',
+  'name',
+  'offline_first',
+  'alerts_first',
+  'fullest_first',
+  'overdue_first',
+] as const;
 export const StationListQuerySchema = z.strictObject({
   cursor: text().max(400).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
@@ -545,3 +555,51 @@ export const AuditQuerySchema = z.strictObject({
   cursor: text().max(400).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
+
+// Roles ---------------------------------------------------------------------------------
+
+/** What an operator may do. Every /ops/v1 route names the one it needs. */
+export const OPS_PERMISSIONS = [
+  'stations.read',
+  'parcels.read',
+  'alerts.read',
+  'alerts.manage',
+  'doors.service',
+  'doors.open',
+  'terminals.read',
+  'terminals.manage',
+  'couriers.read',
+  'couriers.manage',
+  'organizations.read',
+  'organizations.manage',
+  'operators.manage',
+  'audit.read',
+] as const;
+export type OpsPermission = (typeof OPS_PERMISSIONS)[number];
+
+/**
+ * The roles (README "Operators and roles"): admin everything; operations everything but
+ * operators and keys; support reads stations, parcels and alerts and acts on nothing;
+ * technician the doors and terminals of the stations assigned to them (and their alerts).
+ * The server enforces these; the console leaves off its screens what a role may not do.
+ */
+export const ROLE_PERMISSIONS: Record<OperatorRole, readonly OpsPermission[]> = {
+  admin: OPS_PERMISSIONS,
+  operations: OPS_PERMISSIONS.filter(
+    (p) => p !== 'operators.manage' && p !== 'organizations.manage',
+  ),
+  support: ['stations.read', 'parcels.read', 'alerts.read'],
+  technician: [
+    'stations.read',
+    'alerts.read',
+    'alerts.manage',
+    'doors.service',
+    'doors.open',
+    'terminals.read',
+    'terminals.manage',
+  ],
+};
+
+export function roleCan(role: OperatorRole, permission: OpsPermission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}

@@ -56,6 +56,7 @@ describe('the licence check on the installed tree', () => {
     expect(violations).toEqual([]);
     const byName = Object.fromEntries(summaries.map((s) => [s.workspace, s]));
     expect(Object.keys(byName).sort()).toEqual([
+      '@locker/console',
       '@locker/kiosk',
       '@locker/lock-driver',
       '@locker/server',
@@ -64,6 +65,9 @@ describe('the licence check on the installed tree', () => {
       'parcel-locker',
     ]);
     expect(byName['@locker/kiosk']!.licence).toBe('GPL-3.0-or-later');
+    // The operator console ships in the server's licence: nothing copyleft in its bundle.
+    expect(byName['@locker/console']!.licence).toBe('Apache-2.0');
+    expect(Object.keys(byName['@locker/console']!.licences)).not.toContain('GPL-3.0');
     expect(byName['@locker/kiosk']!.licences['GPL-3.0']).toBe(1);
     expect(byName['@locker/server']!.licence).toBe('Apache-2.0');
     expect(byName['@locker/server']!.readByHand).toEqual([

@@ -383,7 +383,7 @@ describe.concurrent('README commands, run as printed', () => {
     const { scripts } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
     expect(scripts.lint).toBe('eslint . && prettier --check .');
     expect(scripts.typecheck).toBe(
-      'tsc -p tsconfig.json && for p in shared server lock-driver kiosk test; do tsc -p $p/tsconfig.json || exit 1; done',
+      'tsc -p tsconfig.json && for p in shared server lock-driver kiosk console test; do tsc -p $p/tsconfig.json || exit 1; done',
     );
     const ci = readFileSync(path.join(REPO_ROOT, '.ci/run'), 'utf8').split('\n');
     expect(ci).toEqual(expect.arrayContaining(['pnpm lint', 'pnpm typecheck']));

@@ -9,6 +9,7 @@ import { chmodSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '@locker/server';
 import { waitFor } from '@locker/server/testing';
@@ -118,7 +119,9 @@ describe('a fresh clone in a private folder of the home directory', () => {
         const apiKey = /Merchant API key +(sk_\S+)/.exec(text)![1]!;
         const stationId = /Demo station +\S+ \(id ([0-9a-f-]{36})\)/.exec(text)![1]!;
         const pin = /Technician PIN +(\d{6}) /.exec(text)?.[1];
-        return { start, apiKey, stationId, pin };
+        const admin = /Demo admin +(\S+) +password (\S+)/.exec(text);
+        const totpSecret = /TOTP secret ([A-Z2-7]+) /.exec(text)?.[1];
+        return { start, apiKey, stationId, pin, admin, totpSecret };
       };
 
       const first = await up();
@@ -127,6 +130,29 @@ describe('a fresh clone in a private folder of the home directory', () => {
         const page = await fetch(`${kiosk}/?lang=en`);
         expect(page.status).toBe(200);
         expect(await page.text()).toMatch(/<div id="root"><\/div>/);
+        // The operator console, built by pnpm start, and the banner's demo admin signs in.
+        expect(first.start.output.text).toContain(`http://localhost:${ports.PORT}/ops/`);
+        const consolePage = await fetch(`${server}/ops/`);
+        expect(consolePage.status).toBe(200);
+        expect(await consolePage.text()).toMatch(/<div id="root"><\/div>/);
+        const [, email, password] = first.admin!;
+        const headers = { 'content-type': 'application/json', origin: server };
+        const login = await fetch(`${server}/ops/v1/session`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ email, password }),
+        });
+        expect(await login.json()).toEqual({ stage: 'second_factor' });
+        // The code of the step after the enrolment's: a code is accepted once.
+        const code = new TOTP({ secret: Secret.fromBase32(first.totpSecret!) }).generate({
+          timestamp: Date.now() + 30_000,
+        });
+        const second = await fetch(`${server}/ops/v1/session/second-factor`, {
+          method: 'POST',
+          headers: { ...headers, cookie: login.headers.getSetCookie()[0]!.split(';')[0]! },
+          body: JSON.stringify({ code }),
+        });
+        expect(second.status).toBe(200);
         const merchant = { authorization: `Bearer ${first.apiKey}` };
         const booked = (await (
           await fetch(`${server}/api/v1/shipments`, {

@@ -7,7 +7,9 @@ const stack = useTestServer();
 
 /** Every route the application serves, as OpenAPI writes paths (`:id` becomes `{id}`). */
 function servedRoutes(): string[] {
-  const app = createApp({ config: { merchantRequestsPerMinute: 1 } } as never);
+  const app = createApp({
+    config: { merchantRequestsPerMinute: 1, opsConsoleDir: '/nonexistent' },
+  } as never);
   const routes: string[] = [];
   for (const middleware of app.middleware) {
     const router = (middleware as { router?: { stack: { path: string; methods: string[] }[] } })

@@ -1,59 +1,19 @@
-import type { OperatorRole } from '@locker/shared';
+import { ROLE_PERMISSIONS, type OperatorRole, type OpsPermission } from '@locker/shared';
 
 /** What an operator may do. Every /ops/v1 route names the one it needs. */
-export type Permission =
-  | 'stations.read'
-  | 'parcels.read'
-  | 'alerts.read'
-  | 'alerts.manage'
-  | 'doors.service'
-  | 'doors.open'
-  | 'terminals.read'
-  | 'terminals.manage'
-  | 'couriers.read'
-  | 'couriers.manage'
-  | 'organizations.read'
-  | 'organizations.manage'
-  | 'operators.manage'
-  | 'audit.read';
-
-const EVERYTHING: Permission[] = [
-  'stations.read',
-  'parcels.read',
-  'alerts.read',
-  'alerts.manage',
-  'doors.service',
-  'doors.open',
-  'terminals.read',
-  'terminals.manage',
-  'couriers.read',
-  'couriers.manage',
-  'organizations.read',
-  'organizations.manage',
-  'operators.manage',
-  'audit.read',
-];
+export type Permission = OpsPermission;
 
 /**
- * The roles (README "Operators and roles"): admin everything; operations everything but
- * operators and keys; support reads stations, parcels and alerts and acts on nothing;
- * technician the doors and terminals of the stations assigned to them (and their alerts).
+ * The roles' grants, from shared/ (the console reads the same table to leave off its
+ * screens what a role may not do): admin everything; operations everything but operators
+ * and keys; support reads stations, parcels and alerts and acts on nothing; technician
+ * the doors and terminals of the stations assigned to them (and their alerts).
  */
 export const GRANTS: Record<OperatorRole, ReadonlySet<Permission>> = {
-  admin: new Set(EVERYTHING),
-  operations: new Set(
-    EVERYTHING.filter((p) => p !== 'operators.manage' && p !== 'organizations.manage'),
-  ),
-  support: new Set(['stations.read', 'parcels.read', 'alerts.read']),
-  technician: new Set([
-    'stations.read',
-    'alerts.read',
-    'alerts.manage',
-    'doors.service',
-    'doors.open',
-    'terminals.read',
-    'terminals.manage',
-  ]),
+  admin: new Set(ROLE_PERMISSIONS.admin),
+  operations: new Set(ROLE_PERMISSIONS.operations),
+  support: new Set(ROLE_PERMISSIONS.support),
+  technician: new Set(ROLE_PERMISSIONS.technician),
 };
 
 export function can(role: OperatorRole, permission: Permission): boolean {

@@ -67,12 +67,23 @@ export async function listStations(sql: Sql, actor: Actor, query: StationQuery) 
                               and t.status = 'offline' and t.revoked_at is null) then 1 else 0 end)`;
   const alertsFlag = sql`(case when exists (select 1 from alerts a where a.station_id = s.id
                               and a.status <> 'resolved') then 1 else 0 end)`;
+  // Percent of the station's doors holding something, and its overdue deliveries.
+  const fullness = sql`(select (100 * count(*) / greatest(1, (select count(*) from doors d
+                                  where d.station_id = s.id)))::int
+                          from door_occupancy o where o.station_id = s.id)`;
+  const overdue = sql`(select count(*)::int from shipments sh
+                        where sh.destination_station_id = s.id and sh.status = 'ready_for_pickup'
+                          and sh.deposited_at <= now() - make_interval(hours => s.free_storage_hours))`;
   const k =
     sort === 'offline_first'
       ? sql`-${offlineFlag}`
       : sort === 'alerts_first'
         ? sql`-${alertsFlag}`
-        : sql`0`;
+        : sort === 'fullest_first'
+          ? sql`-${fullness}`
+          : sort === 'overdue_first'
+            ? sql`-${overdue}`
+            : sql`0`;
   const t = sort === 'name' ? sql`s.name` : sql`s.code`;
   const like = query.q ? query.q.replace(/[\\%_]/g, (c) => `\\${c}`) : null;
   const rows = await sql<SummaryRow[]>`

@@ -3,6 +3,7 @@ import {
   OverdueListSchema,
   ParcelSearchSchema,
   StationDetailSchema,
+  STATION_SORTS,
   StationListSchema,
   TerminalListSchema,
 } from '@locker/shared';
@@ -180,7 +181,7 @@ describe('fleet and stations', () => {
 
   it('pages the fleet by cursor without skipping or repeating a station, in each sort', async () => {
     for (let i = 0; i < 7; i++) await stack.station('1:S');
-    for (const sort of ['code', 'name', 'offline_first', 'alerts_first']) {
+    for (const sort of STATION_SORTS) {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
@@ -199,6 +200,22 @@ describe('fleet and stations', () => {
       expect(seen, sort).toHaveLength(all!.n);
       expect(new Set(seen).size).toBe(seen.length);
     }
+    // Fullest first: the share of doors holding something, descending; overdue first: the
+    // count of deliveries past free storage, descending.
+    const share = (s: any) => {
+      const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+      const all = sum(s.doors.free) + sum(s.doors.occupied) + sum(s.doors.out_of_service);
+      return Math.floor((100 * sum(s.doors.occupied)) / Math.max(1, all));
+    };
+    const fullest = (await operations.client.get('/ops/v1/stations?sort=fullest_first&limit=200'))
+      .body.items;
+    expect(fullest.map(share)).toEqual([...fullest.map(share)].sort((a, b) => b - a));
+    expect(share(fullest[0])).toBeGreaterThan(0);
+    const overdue = (await operations.client.get('/ops/v1/stations?sort=overdue_first&limit=200'))
+      .body.items;
+    const counts = overdue.map((s: any) => s.parcels_overdue);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    expect(counts[0]).toBeGreaterThan(0);
     const bad = await operations.client.get('/ops/v1/stations?cursor=garbage');
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0]).toMatchObject({ field: 'cursor', code: 'invalid_cursor' });
