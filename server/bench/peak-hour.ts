@@ -12,7 +12,9 @@
  * PEAK_BREAKDOWN=1 (first, each stream alone at PEAK_BREAKDOWN_FRACTION (0.2) of its hour
  * rate for PEAK_BREAKDOWN_SECONDS (15), against the background: the cores each part of the
  * hour needs), PEAK_STATIONS (28000), PEAK_PARCELS_PER_SECOND (233), PEAK_PG_PORT (55131;
- * servers on the next two ports, sinks on the two after).
+ * servers on the next two ports, sinks on the two after), PEAK_STATEMENTS=1 (after each run,
+ * the statements that cost PostgreSQL most), PEAK_SERVER_NODE_ARGS (Node flags for the
+ * servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { BENCH_SECRET } from './harness';
 import { costBreakdown } from './peak/breakdown';
@@ -30,6 +32,7 @@ import {
   type Phase,
 } from './peak/plan';
 import {
+  costliestStatements,
   cpuShares,
   cpuSnapshot,
   outboxLag,
@@ -60,6 +63,7 @@ const PG_PORT = Number(env.PEAK_PG_PORT ?? 55131);
 const BREAKDOWN = env.PEAK_BREAKDOWN === '1';
 const BREAKDOWN_FRACTION = Number(env.PEAK_BREAKDOWN_FRACTION ?? 0.2);
 const BREAKDOWN_SECONDS = Number(env.PEAK_BREAKDOWN_SECONDS ?? 15);
+const STATEMENTS = env.PEAK_STATEMENTS === '1';
 const P99_BOUND_MS = 100;
 // Gentle enough that a loaded machine answers every poll; the point is a warm cache.
 const WARM_UP_RATE = 1000;
@@ -218,6 +222,7 @@ async function runPhase(ctx: Context, phase: Phase) {
   const hooksBefore = ctx.sinks.webhookEvents;
   const duplicatesBefore = ctx.sinks.webhookDuplicates;
   const since = new Date();
+  if (STATEMENTS) await resetStatements(ctx.sql);
   const before = cpuSnapshot(servers.map((s) => s.pid));
   const result = await driver.run(peakStreams(calls, rates, SHARES), phase.seconds);
   // Judged on the deposits answered within the run: on an overloaded machine answers keep
@@ -257,6 +262,10 @@ async function runPhase(ctx: Context, phase: Phase) {
   );
   console.log('invariants:', invariants);
   console.log('CPU (share of the machine):', cpu);
+  if (STATEMENTS) {
+    console.log('costliest statements of the run (outbox delivery included):');
+    console.table(await costliestStatements(ctx.sql));
+  }
   if (result.exhausted.length)
     console.log(`seeded pools ran out for: ${result.exhausted.join(', ')}`);
   return held;

@@ -40,7 +40,10 @@ export async function startServerProcess(
   port: number,
   env: Record<string, string>,
 ): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  // PEAK_SERVER_NODE_ARGS: extra Node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=…`.
+  const nodeArgs = (process.env.PEAK_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const args = [...nodeArgs, '--import', 'tsx', 'server/src/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -199,6 +202,22 @@ export async function requestStatements(sql: Sql): Promise<{ calls: number; quer
   const missing = calls('begin') - calls('commit');
   if (missing > 0) counted.push({ calls: missing, query: 'commit (not recorded, one per begin)' });
   return counted;
+}
+
+/** The statements that cost PostgreSQL most since the last reset (PEAK_STATEMENTS=1). */
+export async function costliestStatements(sql: Sql, limit = 15) {
+  const rows = await sql<{ calls: string; total_ms: string; mean_ms: string; query: string }[]>`
+    select calls::text, round(total_exec_time::numeric)::text as total_ms,
+           round(mean_exec_time::numeric, 3)::text as mean_ms, query
+      from pg_stat_statements
+     where dbid = (select oid from pg_database where datname = current_database())
+     order by total_exec_time desc limit ${limit}`;
+  return rows.map((r) => ({
+    calls: Number(r.calls),
+    'total ms': Number(r.total_ms),
+    'mean ms': Number(r.mean_ms),
+    query: r.query.replace(/\s+/g, ' ').slice(0, 120),
+  }));
 }
 
 /** SMS and webhook outbox lag (created → delivered) for messages created since `since`. */

@@ -128,3 +128,44 @@ describe('GET /api/v1/shipments/{id}/label', () => {
     expect(liveText.split('\n')).toContain(`${live.code} · cabinet KR-CU16-0042-NORTH-WING-ANNEX`);
   });
 });
+
+describe('a label printed again', () => {
+  it('is the same PDF while nothing it shows changed, and shows a renamed station at once', async () => {
+    const org = await stack.org('Reprint Shop');
+    const station = await stack.station('1:M', { name: 'Vlorë Plazhi' });
+    const api = client(stack.url, org.apiKey);
+    const shipment = (
+      await api.post('/api/v1/shipments', {
+        destination_station_id: station.id,
+        parcel_size: 'M',
+        recipient_name: 'Ana Hoxha',
+        recipient_phone: '+355691234567',
+        recipient_language: 'sq',
+      })
+    ).body;
+    const label = async (format = 'pdf') => {
+      const response = await fetch(
+        `${stack.url}/api/v1/shipments/${shipment.id}/label?format=${format}`,
+        { headers: { authorization: `Bearer ${org.apiKey}` } },
+      );
+      expect(response.status).toBe(200);
+      return Buffer.from(await response.arrayBuffer());
+    };
+    const text = async (pdf: Buffer) => {
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'reprint-')), 'label.pdf');
+      writeFileSync(file, pdf);
+      return (await run('pdftotext', ['-raw', file, '-'])).stdout;
+    };
+
+    const first = await label();
+    expect(await text(first)).toContain('Vlorë Plazhi');
+    expect((await label()).equals(first)).toBe(true);
+    // Each page size is a label of its own.
+    expect((await label('pdf-a6')).equals(first)).toBe(false);
+
+    await stack.sql`update stations set name = 'Vlorë Skelë' where id = ${station.id}`;
+    const renamed = await text(await label());
+    expect(renamed).toContain('Vlorë Skelë');
+    expect(renamed).not.toContain('Plazhi');
+  });
+});

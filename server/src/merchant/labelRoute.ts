@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Services } from '../services';
 import { ProblemError } from '../http/problem';
 import { validate } from '../http/validate';
-import { renderLabel } from './label';
+import { renderLabelOffLoop } from './labelPool';
 import { renderZplLabel } from './labelZpl';
 import { ownShipment } from './shipments';
 
@@ -37,7 +37,7 @@ export function label(services: Services): Middleware {
       case 'pdf-a6':
         ctx.type = 'application/pdf';
         ctx.set('Content-Disposition', `inline; filename="${name}.pdf"`);
-        ctx.body = await renderLabel(facts, query.format);
+        ctx.body = await renderLabelOffLoop(facts, query.format);
         return;
       case 'zpl': {
         const dpi = query.dpi === '300' ? 300 : 203;

@@ -1,0 +1,76 @@
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { LRUCache } from 'lru-cache';
+import { Piscina } from 'piscina';
+import type { LabelFacts, PdfPage } from './label';
+import type { LabelTask } from './labelWorker';
+
+/**
+ * PDF labels are rendered on worker threads: a label takes ≈5 ms of CPU (layout, font
+ * subsetting, compression), and on the request loop every request arriving meanwhile
+ * waited behind it. One core is left to the request loop (and PostgreSQL); threads that
+ * sit idle do not keep the process alive, and the first is started with the first label.
+ */
+let pool: Piscina<LabelTask, Uint8Array> | undefined;
+
+/** Node flags for the threads: TypeScript sources need tsx's loader, as the main thread has. */
+function workerExecArgv(): string[] {
+  const hasLoader = (arg: string) =>
+    arg === 'tsx' || /[/\\]tsx[/\\]dist[/\\]loader\.mjs$/.test(arg);
+  if (process.execArgv.some(hasLoader)) return process.execArgv;
+  const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return [...process.execArgv, '--import', loader];
+}
+
+function labelPool(): Piscina<LabelTask, Uint8Array> {
+  pool ??= new Piscina<LabelTask, Uint8Array>({
+    filename: new URL('./labelWorker.ts', import.meta.url).href,
+    // A thread starts in ≈0.2 s under load (its modules, then the fonts): once the first
+    // label has started one, it stays (idle, it does not keep the process alive).
+    minThreads: 1,
+    maxThreads: Math.max(1, availableParallelism() - 1),
+    idleTimeout: 60_000,
+    execArgv: workerExecArgv(),
+  });
+  return pool;
+}
+
+/**
+ * Labels rendered lately, by shipment and page: a merchant printing a label again (a
+ * jammed printer, a second copy) gets the same PDF without a render. An entry is used
+ * only while everything the label shows is unchanged (`printed`), so a renamed station or
+ * a corrected recipient is rendered anew. Bounded by bytes (a label is ≈20 kB).
+ */
+const rendered = new LRUCache<string, { printed: string; pdf: Buffer }>({
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: (entry) => entry.pdf.length + entry.printed.length,
+});
+
+/** Every value label.ts prints, in one string. */
+function printed({ shipment, senderName }: LabelFacts): string {
+  return JSON.stringify([
+    senderName,
+    shipment.tracking_number,
+    shipment.station_name,
+    shipment.station_code,
+    shipment.cabinet_sn,
+    shipment.parcel_size,
+    shipment.recipient_name,
+    shipment.merchant_order_reference,
+    shipment.created_at.toISOString(),
+    shipment.recipient_language,
+  ]);
+}
+
+/** The label as a PDF (label.ts), rendered off the request loop or found rendered. */
+export async function renderLabelOffLoop(facts: LabelFacts, page: PdfPage): Promise<Buffer> {
+  const key = `${facts.shipment.id} ${page}`;
+  const shows = printed(facts);
+  const cached = rendered.get(key);
+  if (cached?.printed === shows) return cached.pdf;
+  const pdf = await labelPool().run({ facts, page });
+  const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  rendered.set(key, { printed: shows, pdf: bytes });
+  return bytes;
+}
