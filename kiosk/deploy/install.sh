@@ -9,6 +9,8 @@
 # --app DIR     the kiosk application to install in /opt/parcel-locker-kiosk/app, as
 #               `pnpm --filter @locker/kiosk deploy --prod DIR` makes it, renderer built
 # --lock SPEC   serial:PATH (default serial:/dev/ttyUSB0), tcp:HOST:PORT, or simulator:BOARDS
+# --release-key FILE  the public half of the operator's release key (PEM): installed as
+#               /etc/parcel-locker/release-key.pub.pem; without it the kiosk takes no update
 # --root DIR    install into DIR instead of / (a scratch root: tests, image builds);
 #               nothing outside DIR is changed, no service is started
 # --no-packages do not apt-get install Node, Chromium and cage
@@ -26,6 +28,7 @@ ROOT=/
 SERVER_URL=
 APP=
 LOCK=serial:/dev/ttyUSB0
+RELEASE_KEY=
 PACKAGES=yes
 USER_NAME=locker-kiosk
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
     --server-url) SERVER_URL=${2:?--server-url needs a URL}; shift 2 ;;
     --app) APP=${2:?--app needs a folder}; shift 2 ;;
     --lock) LOCK=${2:?--lock needs serial:PATH, tcp:HOST:PORT or simulator:BOARDS}; shift 2 ;;
+    --release-key) RELEASE_KEY=${2:?--release-key needs a PEM file}; shift 2 ;;
     --no-packages) PACKAGES=no; shift ;;
     -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option $1 (see --help)" ;;
@@ -132,11 +136,19 @@ if [ ! -f "$R$CONFIG" ]; then
   "credentialsFile": "/var/lib/parcel-locker-kiosk/credentials.json",
   "lock": $LOCK_JSON,
   "cabinetFile": "cabinet.json",
-  "dataDir": "/var/lib/parcel-locker-kiosk"
+  "dataDir": "/var/lib/parcel-locker-kiosk",
+  "updates": {
+    "dir": "/var/lib/parcel-locker-kiosk/updates",
+    "publicKeyFile": "release-key.pub.pem"
+  }
 }
 JSON
 fi
 place "$CONFIG" 0640 "root:$USER_NAME"
+if [ -n "$RELEASE_KEY" ]; then
+  grep -q 'BEGIN PUBLIC KEY' "$RELEASE_KEY" || die "--release-key $RELEASE_KEY is not a public key (PEM)"
+  file_from "$RELEASE_KEY" /etc/parcel-locker/release-key.pub.pem 0644 root:root
+fi
 
 file_from "$HERE/wait-for-kiosk" /opt/parcel-locker-kiosk/bin/wait-for-kiosk 0755 root:root
 for tool in lockctl kiosk-enrol; do

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import {
   lstatSync,
   mkdtempSync,
@@ -28,6 +29,16 @@ function scratchRoot(): string {
   return root;
 }
 
+/** The public half of a release key, as the operator's `release keygen` writes it. */
+function releaseKey(): string {
+  const file = path.join(scratchRoot(), 'release-key.pub.pem');
+  writeFileSync(
+    file,
+    generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }),
+  );
+  return file;
+}
+
 async function install(root: string, ...args: string[]) {
   return run('bash', [SCRIPT, '--root', root, ...args]);
 }
@@ -52,6 +63,7 @@ const EXPECTED = [
   '0755 root:root /opt/parcel-locker-kiosk',
   '0755 root:root /opt/parcel-locker-kiosk/bin',
   '0640 root:locker-kiosk /etc/parcel-locker/kiosk.json',
+  '0644 root:root /etc/parcel-locker/release-key.pub.pem',
   '0755 root:root /opt/parcel-locker-kiosk/bin/wait-for-kiosk',
   '0755 root:root /opt/parcel-locker-kiosk/bin/lockctl',
   '0755 root:root /opt/parcel-locker-kiosk/bin/kiosk-enrol',
@@ -69,6 +81,8 @@ describe('kiosk/deploy/install.sh into a scratch root', () => {
       'https://lockers.test',
       '--lock',
       'serial:/dev/serial/by-id/usb-FTDI_RS485-if00-port0',
+      '--release-key',
+      releaseKey(),
     );
     expect(stdout).toMatch(/lockctl map/);
     const users = idsOf(root, 'passwd');
@@ -117,6 +131,10 @@ describe('kiosk/deploy/install.sh into a scratch root', () => {
       },
       cabinetFile: 'cabinet.json',
       dataDir: '/var/lib/parcel-locker-kiosk',
+      updates: {
+        dir: '/var/lib/parcel-locker-kiosk/updates',
+        publicKeyFile: 'release-key.pub.pem',
+      },
     });
     expect(JSON.stringify(config)).not.toMatch(/deviceToken|tdev_/);
   });

@@ -15,3 +15,10 @@ export { hashTechnicianPin } from './core/technician';
 // The screen's texts and what the speaker announces, for the tests that check speech.
 export * as texts from './renderer/i18n/texts';
 export type { SpokenDetail } from './renderer/speech/speaker';
+// A kiosk's life in the field: enrolment with a one-time code, its stored credentials.
+export { enrol, EnrolmentError } from './core/enrolment';
+export { readCredentials, writeCredentials } from './core/credentials';
+export { DeviceToken, ROTATION_STEPS, type RotationStep } from './core/deviceToken';
+// Signed, staged updates: a release made and signed, the A/B slots, the launcher.
+export { makeBundle, signRelease, signedByReleaseKey, digestOf } from './updater/release';
+export { Slots, type SlotState } from './updater/slots';

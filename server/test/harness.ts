@@ -266,3 +266,5 @@ export { totpCode } from '../src/operators/totp';
 // The operations benchmarks' fleet and server process (the console's benchmark too).
 export { seedOpsFleet } from '../bench/opsSeed';
 export { benchServer } from '../bench/harness';
+/** Kiosk releases as the operator's CLI stores and rolls them out (the update bench). */
+export { storeRelease, setRollout } from '../src/updates/releases';

@@ -6,3 +6,4 @@ export * from './platform';
 export * from './link';
 export * from './ops';
 export * from './capacity';
+export * from './field';

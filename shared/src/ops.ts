@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SHIPMENT_STATUSES, text } from './common';
+import { EnrolmentCodeSchema } from './field';
 
 // The operations interface (/ops/v1): what the operator console and operations' own
 // tools call, signed in as an operator (session cookie). Field names are snake_case, as
@@ -519,10 +520,15 @@ export const CreateTerminalRequestSchema = z
 export const TerminalCreatedSchema = z
   .object({
     terminal: TerminalViewSchema,
-    /** The device token, shown once; only its hash is kept. */
+    /** The device token, shown once; only its hash is kept. Enrolment replaces it. */
     token: text(),
+    /** The one-time enrolment code (24 h), shown once: docs/terminal-extensions.md. */
+    enrolment: EnrolmentCodeSchema,
   })
   .meta({ id: 'TerminalCreated' });
+export const EnrolmentCodeIssuedSchema = z
+  .object({ terminal: TerminalViewSchema, enrolment: EnrolmentCodeSchema })
+  .meta({ id: 'EnrolmentCodeIssued' });
 export const ReasonRequestSchema = z
   .strictObject({ reason: text().trim().max(500).optional() })
   .meta({ id: 'ReasonRequest' });
@@ -574,6 +580,8 @@ export const OPS_PERMISSIONS = [
   'organizations.manage',
   'operators.manage',
   'audit.read',
+  /** Uploading kiosk releases and rolling them out: every kiosk of the fleet. */
+  'releases.manage',
 ] as const;
 export type OpsPermission = (typeof OPS_PERMISSIONS)[number];
 

@@ -32,6 +32,8 @@ export const PROBLEM_CODES = [
   'occurred_at_out_of_range',
   'unauthorized',
   'invalid_code',
+  // Extension (docs/terminal-extensions.md): an enrolment code wrong, used or expired.
+  'enrolment_refused',
   'courier_not_verified',
   'not_found',
   'cabinet_full',

@@ -272,7 +272,12 @@ describe.concurrent('README commands, run as printed', () => {
         /terminal create/,
         async (l) => {
           const terminal = await json(l);
-          expect(terminal).toMatchObject({ stationCode: 'PR01', token: expect.any(String) });
+          expect(terminal).toMatchObject({
+            stationCode: 'PR01',
+            token: expect.any(String),
+            enrolmentCode: expect.stringMatching(/^\d{4}-\d{4}-\d{2}$/),
+            enrolmentExpiresAt: expect.any(String),
+          });
           ids.terminal = terminal.id;
         },
       ],

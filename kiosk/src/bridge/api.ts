@@ -327,6 +327,7 @@ export const KIOSK_METHODS = [
   'reportDoorProblem',
   'readSensors',
   'technicianLogin',
+  'enrol',
 ] as const satisfies readonly KioskMethod[];
 
 // Compile-time: a method added to KioskApi but not listed above fails here.

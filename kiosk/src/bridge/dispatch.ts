@@ -49,6 +49,8 @@ export function dispatch(api: KioskApi, method: KioskMethod, args: unknown[]): P
       return api.readSensors();
     case 'technicianLogin':
       return api.technicianLogin(text(args[0], 12));
+    case 'enrol':
+      return api.enrol(text(args[0], 12), text(args[1], 40));
     default: {
       const unknown: never = method;
       throw new TypeError(`no bridge method ${String(unknown)}`);

@@ -21,6 +21,7 @@ const ARGS: Record<KioskMethod, string[]> = {
   reportDoorProblem: ['will_not_close'],
   readSensors: [],
   technicianLogin: ['482913'],
+  enrol: ['482913', '4821-0937-55'],
 };
 
 /** A core that records which method was called with what, and answers its name. */

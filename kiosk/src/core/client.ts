@@ -89,15 +89,25 @@ export class TerminalClient {
 
   constructor(
     baseUrl: string,
-    token: string,
+    /** The device token, or where to read it before each call (it rotates). */
+    token: string | (() => string),
     private readonly log: KioskLog,
     private readonly observe: (event: CallEvent) => void = () => {},
     timeoutMs = 10_000,
   ) {
     this.http = ky.create({
       prefixUrl: new URL('/terminal/v1/', baseUrl).toString(),
-      headers: { authorization: `Bearer ${token}` },
       retry: 0,
+      hooks: {
+        beforeRequest: [
+          (request) => {
+            request.headers.set(
+              'authorization',
+              `Bearer ${typeof token === 'string' ? token : token()}`,
+            );
+          },
+        ],
+      },
       timeout: timeoutMs,
       throwHttpErrors: false,
     });
@@ -180,6 +190,11 @@ export class TerminalClient {
     };
     log.warn({ status: response.status, ms, code: failure.code }, 'refused');
     return failure;
+  }
+
+  /** Extension: whether the service offers a new device token in this one's place. */
+  credentials() {
+    return this.call(Answers.credentials, 'post', 'credentials');
   }
 
   heartbeat(appVersion: string) {

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readCredentials } from './credentials';
 import { PIN_HASH_PATTERN } from './technician';
 
 const LockSchema = z.discriminatedUnion('kind', [
@@ -49,8 +50,16 @@ const LockSchema = z.discriminatedUnion('kind', [
 export const KioskConfigSchema = z
   .strictObject({
     serverUrl: z.url({ protocol: /^https?$/ }),
-    /** Kept in this file, which must not be readable by other users (0600). */
-    deviceToken: z.string().min(16),
+    /**
+     * Kept in this file, which must then not be readable by other users (0600). A kiosk
+     * enrolled with a code keeps its token in `credentialsFile` instead.
+     */
+    deviceToken: z.union([z.string().min(16), z.literal('')]).default(''),
+    /**
+     * Where the enrolment stores the device token and the rotation replaces it (0600, the
+     * kiosk's user only), relative to this file. Takes precedence over `deviceToken`.
+     */
+    credentialsFile: z.string().min(1).optional(),
     lock: LockSchema,
     /**
      * The cabinet file (boards, wiring, hook polarity, layout; `lockctl map` writes it),
@@ -66,6 +75,21 @@ export const KioskConfigSchema = z
     /** How long a door may stay open before it counts as left open. */
     doorCloseTimeoutSeconds: z.number().positive().default(120),
     appVersion: z.string().max(64).default('kiosk-1.0.0'),
+    /**
+     * Signed, staged updates (docs/terminal-extensions.md, "Kiosk updates"): where the
+     * A/B slots live, the release key's public half (PEM), how often to ask, how long a
+     * new release has to report healthy. Without it the kiosk never updates itself.
+     */
+    updates: z
+      .strictObject({
+        dir: z.string().min(1),
+        publicKeyFile: z.string().min(1),
+        checkSeconds: z.number().positive().default(300),
+        healthSeconds: z.number().positive().default(180),
+        /** Nobody touched the screen this long: an update may restart the kiosk. */
+        idleSeconds: z.number().min(0).default(60),
+      })
+      .optional(),
     /** The service menu's PIN, as `pnpm --filter @locker/kiosk technician-pin` hashes it; never the PIN. */
     /**
      * The live link (docs/terminal-extensions.md): one WebSocket to the service for
@@ -88,6 +112,12 @@ export const KioskConfigSchema = z
       .optional(),
   })
   .superRefine((config, ctx) => {
+    if (config.deviceToken === '' && config.credentialsFile === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['credentialsFile'],
+        message: 'give credentialsFile (the enrolment writes it) or deviceToken',
+      });
     if (config.cabinetFile === undefined && config.lock.boards === undefined)
       ctx.addIssue({
         code: 'custom',
@@ -96,6 +126,7 @@ export const KioskConfigSchema = z
           'give cabinetFile (lockctl map writes one) or lock.boards (boards 0 to N-1, default wiring)',
       });
   });
+/** `deviceToken` is '' only before `loadKioskConfig` found the enrolled one. */
 export type KioskConfig = z.infer<typeof KioskConfigSchema>;
 
 export class ConfigError extends Error {}
@@ -104,23 +135,31 @@ export class ConfigError extends Error {}
  * Reads and checks the kiosk's one configuration file. Every mistake is named with its
  * field, and a device token readable by other users is refused outright.
  */
-export function loadKioskConfig(file: string): KioskConfig {
+export function loadKioskConfig(
+  file: string,
+  /**
+   * The hosts start a kiosk not enrolled yet (deviceToken ''): out of service, its
+   * service menu takes the enrolment code. Everything else needs a token.
+   */
+  options: { unenrolled?: 'allow' } = {},
+): KioskConfig {
   let stat;
   try {
     stat = statSync(file);
   } catch {
     throw new ConfigError(`configuration file ${file} not found`);
   }
-  if ((stat.mode & 0o077) !== 0) {
-    throw new ConfigError(
-      `${file} holds the device token and must be readable by its owner only: chmod 600 ${file}`,
-    );
-  }
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const holdsToken = typeof raw === 'object' && raw !== null && 'deviceToken' in raw;
+  if (holdsToken && (stat.mode & 0o077) !== 0) {
+    throw new ConfigError(
+      `${file} holds the device token and must be readable by its owner only: chmod 600 ${file}`,
+    );
   }
   const parsed = KioskConfigSchema.safeParse(raw);
   if (!parsed.success) {
@@ -131,9 +170,38 @@ export function loadKioskConfig(file: string): KioskConfig {
   }
   const beside = (p: string) => path.resolve(path.dirname(file), p);
   const lock = parsed.data.lock;
+  const credentialsFile =
+    parsed.data.credentialsFile === undefined ? undefined : beside(parsed.data.credentialsFile);
+  let deviceToken = parsed.data.deviceToken;
+  if (credentialsFile !== undefined) {
+    let stored;
+    try {
+      stored = readCredentials(credentialsFile);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+    deviceToken = stored?.token ?? deviceToken;
+  }
+  if (deviceToken === '' && options.unenrolled !== 'allow')
+    throw new ConfigError(
+      `this kiosk is not enrolled yet (no ${credentialsFile}): enrol it with the operator's code, kiosk-enrol ${file} CODE`,
+    );
   return {
     ...parsed.data,
+    deviceToken,
+    ...(credentialsFile === undefined ? {} : { credentialsFile }),
     dataDir: beside(parsed.data.dataDir),
+    ...(parsed.data.updates === undefined
+      ? {}
+      : {
+          updates: {
+            ...parsed.data.updates,
+            dir: beside(parsed.data.updates.dir),
+            publicKeyFile: beside(parsed.data.updates.publicKeyFile),
+          },
+        }),
+    // The launcher says which release runs (kiosk-launch): that is the version reported.
+    appVersion: process.env.KIOSK_APP_VERSION ?? parsed.data.appVersion,
     ...(parsed.data.cabinetFile === undefined
       ? {}
       : { cabinetFile: beside(parsed.data.cabinetFile) }),

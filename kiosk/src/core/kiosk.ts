@@ -2,6 +2,7 @@ import type { TerminalClient } from './client';
 import type { KioskConfig } from './config';
 import { CollectFlow } from './collectFlow';
 import { ConfigCache } from './configCache';
+import type { Checkpoint } from './deviceToken';
 import { ReportQueue } from './reportQueue';
 import { openKioskDatabase, type KioskDatabase } from './database';
 import { DoorFlows } from './doorFlows';
@@ -18,10 +19,18 @@ import { DoorStatePusher } from './doorStates';
 import { LiveLink } from './liveLink';
 import { RemoteCommands } from './remoteCommands';
 import path from 'node:path';
+import { Updater } from '../updater/updater';
 
 export interface KioskStartOptions extends KioskLogOptions {
   /** A logger of the caller's; else one writing to `<dataDir>/logs` and stdout. */
   log?: KioskLog;
+  /** Called at each step of a token rotation (the tests cut the power there). */
+  rotationCheckpoint?: Checkpoint;
+  /**
+   * Stops the kiosk and its process, for the launcher to start the release just
+   * installed. Without it (tests, development) the kiosk installs no update.
+   */
+  restart?: () => void;
 }
 
 interface Parts extends FacadeParts {
@@ -42,13 +51,21 @@ function assemble(
   hardware: CabinetHardware,
   db: KioskDatabase,
   log: KioskLog,
+  checkpoint?: Checkpoint,
 ): Parts {
   const store = new KioskStateStore(log, {
     // Back in service: what waited in the queue goes out at once.
     backInService: () => void queue.retryNow(),
   });
   const configCache = new ConfigCache(db);
-  const link = new ServiceLink(config, log, store, configCache, () => void queue.retryNow());
+  const link = new ServiceLink(
+    config,
+    log,
+    store,
+    configCache,
+    () => void queue.retryNow(),
+    checkpoint,
+  );
   const queue: ReportQueue = new ReportQueue(db, link.client, {
     changed: () => store.update({ pendingReports: queue.pending(), stuckReports: queue.stuck() }),
     stuck: (c) => log.warn({ alert: 'report_stuck', ...c }, 'report undeliverable, kept aside'),
@@ -106,7 +123,7 @@ function assemble(
   const live = config.link
     ? new LiveLink({
         serverUrl: config.serverUrl,
-        deviceToken: config.deviceToken,
+        deviceToken: () => link.token.bearer,
         publicKey: config.linkPublicKey,
         db,
         log: log.child({ part: 'link' }),
@@ -198,7 +215,7 @@ export class KioskCore extends KioskFacade {
       : await createKioskLog(config.dataDir, options);
     const hardware = await connectCabinet(config, log);
     const db = openKioskDatabase(config.dataDir);
-    const parts = assemble(config, hardware, db, log);
+    const parts = assemble(config, hardware, db, log, options.rotationCheckpoint);
     const core = new KioskCore(config, hardware, db, parts.supervisor, parts, close, parts);
     const { store, link, queue, configCache, live } = parts;
     const cached = configCache.load();
@@ -239,6 +256,21 @@ export class KioskCore extends KioskFacade {
         if (link.open) await queue.replay();
       },
     );
+    const updates = config.updates;
+    if (updates && options.restart) {
+      const updater = new Updater({
+        config: { ...config, updates },
+        store,
+        log,
+        token: () => link.token.bearer,
+        lastActivityAt: () => core.lastActivityAt,
+        restart: options.restart,
+      });
+      core.loop(
+        () => 1000,
+        () => updater.tick(),
+      );
+    }
     void link.heartbeat();
     void core.poll();
     return core;

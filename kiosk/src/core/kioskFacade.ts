@@ -14,7 +14,8 @@ import type {
   StopCollectingResult,
   VerifyResult,
 } from '../bridge/api';
-import type { TechnicianLogin } from '../bridge/technician';
+import type { EnrolResult, TechnicianLogin } from '../bridge/technician';
+import { EnrolmentError } from './enrolment';
 import type { CollectFlow } from './collectFlow';
 import type { ReportQueue } from './reportQueue';
 import type { DoorFlows } from './doorFlows';
@@ -48,10 +49,18 @@ export interface FacadeParts {
 export class KioskFacade extends EventEmitter implements KioskApi {
   readonly log: KioskLog;
 
+  /** When a person last did anything on the screen (ms): updates wait for quiet. */
+  lastActivityAt = Date.now();
+
   constructor(protected readonly parts: FacadeParts) {
     super();
     this.log = parts.log;
     parts.store.on('state', (state) => this.emit('state', state));
+  }
+
+  /** Every request of the screen but reading its state is someone at the screen. */
+  protected touched(): void {
+    this.lastActivityAt = Date.now();
   }
 
   /** Any failure of a screen's request ends as a refusal, logged, never a rejection. */
@@ -72,6 +81,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
   }
 
   pickup(code: string): Promise<PickupResult> {
+    this.touched();
     const { link, flows } = this.parts;
     return this.guarded('pickup', async () => {
       const answer = await link.serve(() => link.client.pickup(code));
@@ -82,6 +92,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
   }
 
   verifyCourier(courierNo: string): Promise<VerifyResult> {
+    this.touched();
     const { link } = this.parts;
     return this.guarded('verifyCourier', async () => {
       const answer = await link.serve(() => link.client.verifyCourier(courierNo));
@@ -99,6 +110,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
   }
 
   deposit(courierNo: string, trackingNumber: string): Promise<DepositResult> {
+    this.touched();
     const { link, flows } = this.parts;
     return this.guarded('deposit', () =>
       flows.deposit({ courierNo, trackingNumber }, async () => {
@@ -109,6 +121,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
   }
 
   startReturn(trackingNumber: string): Promise<ReturnResult> {
+    this.touched();
     const { link, flows } = this.parts;
     return this.guarded('startReturn', async () => {
       const answer = await link.serve(() => link.client.startReturn(trackingNumber));
@@ -118,18 +131,22 @@ export class KioskFacade extends EventEmitter implements KioskApi {
   }
 
   cancelReturn(): Promise<CancelReturnResult> {
+    this.touched();
     return Promise.resolve(this.parts.flows.cancelReturn());
   }
 
   finishReturn(): Promise<ReturnChoiceResult> {
+    this.touched();
     return this.parts.flows.choose('finish');
   }
 
   reopenReturn(): Promise<ReturnChoiceResult> {
+    this.touched();
     return this.parts.flows.choose('reopen');
   }
 
   collectReturns(courierNo: string): Promise<CollectResult> {
+    this.touched();
     const { link, collection } = this.parts;
     return this.guarded('collectReturns', async () => {
       const answer = await link.serve(() => link.client.courierReturns(courierNo));
@@ -140,6 +157,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
   }
 
   stopCollecting(): Promise<StopCollectingResult> {
+    this.touched();
     return Promise.resolve(this.parts.collection.stop());
   }
 
@@ -148,6 +166,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
    * answers: the person is told whether it got through or waits on disk for the service.
    */
   reportDoorProblem(problem: DoorProblem): Promise<DoorProblemResult> {
+    this.touched();
     const { sessions, flows, queue } = this.parts;
     return this.guarded('reportDoorProblem', async () => {
       const session = sessions.current();
@@ -167,11 +186,26 @@ export class KioskFacade extends EventEmitter implements KioskApi {
 
   /** For technicians: every door's sensors now; also refreshes the controller's condition. */
   readSensors(): Promise<SensorReading> {
+    this.touched();
     return this.parts.readSensors();
   }
 
   /** The service menu's PIN, checked against the configuration's hash; opens nothing. */
   technicianLogin(pin: string): Promise<TechnicianLogin> {
+    this.touched();
     return Promise.resolve(this.parts.technician.login(pin));
+  }
+
+  /** The service menu's enrolment: only with the technician's PIN, checked here. */
+  async enrol(pin: string, code: string): Promise<EnrolResult> {
+    this.touched();
+    if (this.parts.technician.login(pin).kind !== 'granted') return { kind: 'not_allowed' };
+    try {
+      return { kind: 'enrolled', station: await this.parts.link.enrol(code) };
+    } catch (error) {
+      if (error instanceof EnrolmentError) return { kind: 'refused', message: error.message };
+      this.log.error({ error: String(error) }, 'enrolment failed');
+      return { kind: 'refused', message: 'The kiosk could not store its token; see its log.' };
+    }
   }
 }

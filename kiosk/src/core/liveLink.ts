@@ -28,7 +28,8 @@ export interface OutcomeReport {
 
 export interface LiveLinkDeps {
   serverUrl: string;
-  deviceToken: string;
+  /** The device token now (it may be enrolled or rotated while the kiosk runs). */
+  deviceToken: () => string;
   publicKey: string | undefined;
   db: KioskDatabase;
   log: KioskLog;
@@ -110,7 +111,7 @@ export class LiveLink {
   private connect(): void {
     if (this.stopped) return;
     const ws = new WebSocket(this.url, LINK_PROTOCOL, {
-      headers: { authorization: `Bearer ${this.d.deviceToken}` },
+      headers: { authorization: `Bearer ${this.d.deviceToken()}` },
       handshakeTimeout: 10_000,
       perMessageDeflate: false,
       maxPayload: 64 * 1024,

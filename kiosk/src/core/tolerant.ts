@@ -2,6 +2,7 @@ import {
   CabinetResponseSchema,
   CourierReturnsResponseSchema,
   CourierVerifyResponseSchema,
+  CredentialsResponseSchema,
   DepositResponseSchema,
   OkResponseSchema,
   PickupResponseSchema,
@@ -43,4 +44,5 @@ export const Answers = {
   deposit: tolerant(DepositResponseSchema),
   return: tolerant(ReturnResponseSchema),
   courierReturns: tolerant(CourierReturnsResponseSchema),
+  credentials: tolerant(CredentialsResponseSchema),
 };

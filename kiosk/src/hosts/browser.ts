@@ -34,13 +34,18 @@ export function launchChromium(
   );
 }
 
-async function main(argv: string[]) {
+/** The browser host's process: `main` below, or a release's entry (kiosk-launch). */
+export async function runBrowserHost(argv: string[]) {
   const configFile =
     argv.find((a) => !a.startsWith('--')) ?? process.env.KIOSK_CONFIG ?? 'kiosk.config.json';
-  const core = await KioskCore.start(loadKioskConfig(configFile));
+  // An update restarts the process (the launcher starts the new release), in order.
+  let restart = () => {};
+  const core = await KioskCore.start(loadKioskConfig(configFile, { unenrolled: 'allow' }), {
+    restart: () => restart(),
+  });
   const host = await startBrowserHost(core, RENDERER_DIR, Number(process.env.KIOSK_PORT ?? 0));
   // Before saying ready: a supervisor may stop the kiosk the moment it reads that line.
-  exitInOrder(host, core);
+  restart = exitInOrder(host, core);
   process.stdout.write(`kiosk ready at ${host.url}\n`);
   if (argv.includes('--launch')) launchChromium(host.url);
 }
@@ -50,7 +55,7 @@ async function main(argv: string[]) {
  * the host first (no new request reaches the core), then the core (its database last),
  * then the process exits: 0 when asked to stop, 1 after an error.
  */
-function exitInOrder(host: BrowserHost, core: KioskCore): void {
+function exitInOrder(host: BrowserHost, core: KioskCore): () => void {
   let stopping: Promise<void> | undefined;
   const stop = (code: number) => {
     stopping ??= host
@@ -72,10 +77,11 @@ function exitInOrder(host: BrowserHost, core: KioskCore): void {
   process.once('SIGTERM', () => stop(0));
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);
+  return () => stop(0);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  main(process.argv.slice(2)).catch((error: Error) => {
+  runBrowserHost(process.argv.slice(2)).catch((error: Error) => {
     process.stderr.write(`kiosk: ${error.message}\n`);
     process.exit(1);
   });

@@ -12,7 +12,9 @@ const rendererDir = path.join(__dirname, '../renderer');
 
 async function start(): Promise<void> {
   const core = await KioskCore.start(
-    loadKioskConfig(process.env.KIOSK_CONFIG ?? '/etc/parcel-locker/kiosk.json'),
+    loadKioskConfig(process.env.KIOSK_CONFIG ?? '/etc/parcel-locker/kiosk.json', {
+      unenrolled: 'allow',
+    }),
   );
   session.defaultSession.webRequest.onHeadersReceived((details, callback) =>
     callback({

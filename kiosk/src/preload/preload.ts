@@ -20,6 +20,7 @@ const bridge = {
   reportDoorProblem: (problem) => invoke('reportDoorProblem', problem),
   readSensors: () => invoke('readSensors'),
   technicianLogin: (pin) => invoke('technicianLogin', pin),
+  enrol: (pin, code) => invoke('enrol', pin, code),
   subscribe: (listener: (state: KioskState) => void) => {
     const forward = (_event: unknown, state: KioskState) => listener(state);
     ipcRenderer.on('kiosk:state', forward);

@@ -36,6 +36,7 @@ export const httpBridge = {
   reportDoorProblem: (problem) => call('reportDoorProblem', problem),
   readSensors: () => call('readSensors'),
   technicianLogin: (pin) => call('technicianLogin', pin),
+  enrol: (pin, code) => call('enrol', pin, code),
 } satisfies KioskApi;
 
 export const kiosk: KioskApi =

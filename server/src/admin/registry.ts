@@ -2,7 +2,8 @@
  * Every operator command: its words, options (each with what it means) and what it does.
  * Help, parsing and the "which option is missing" errors all come from this one table.
  */
-import { OPERATOR_ROLES, hasUnstorableCharacters } from '@locker/shared';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { OPERATOR_ROLES, ReleaseManifestSchema, hasUnstorableCharacters } from '@locker/shared';
 import type { ServerConfig } from '../config';
 import type { Sql } from '../db/connect';
 import * as admin from './commands';
@@ -27,6 +28,7 @@ import { LinkCommands } from '../link/commands';
 import { presentCommand, requestRemoteOpen } from '../link/remoteOpen';
 import { generateLinkKey, linkSigner } from '../link/signing';
 import { PLACE_COMMANDS } from './placeCommands';
+import { rolloutView, setRollout, storeRelease } from '../updates/releases';
 
 export interface OptionSpec {
   name: string;
@@ -177,6 +179,11 @@ const STATION = {
   value: 'CODE',
   help: 'station code, e.g. PR01, as pnpm admin station list prints it',
   required: true,
+};
+const QR = {
+  name: 'qr',
+  value: 'FILE.svg',
+  help: 'also write the enrolment code as a QR code (SVG) to this file, for the kiosk scanner',
 };
 const TERMINAL = {
   name: 'id',
@@ -457,15 +464,46 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'terminal create',
-    summary: 'a new terminal for a station and its device token, printed once',
-    prints: '{"id","stationCode","token"}',
-    options: [STATION],
-    run: async (sql, o, actor) => {
-      const created = await terminals.createTerminal(sql, actor, got(o, 'station'));
+    summary:
+      'a new terminal for a station: its one-time enrolment code (24 h) for the kiosk, and a device token for a kiosk set up by hand, printed once',
+    prints: '{"id","stationCode","token","enrolmentCode","enrolmentExpiresAt"}',
+    options: [STATION, QR],
+    run: async (sql, o, actor, config) => {
+      const created = await terminals.createTerminal(
+        sql,
+        actor,
+        got(o, 'station'),
+        config.pickupCodeSecret,
+      );
+      if (o.qr) writeFileSync(o.qr, created.enrolment.qr_svg);
       return {
         id: created.terminal.id,
         stationCode: created.terminal.station_code,
         token: created.token,
+        enrolmentCode: created.enrolment.code,
+        enrolmentExpiresAt: created.enrolment.expires_at,
+      };
+    },
+  },
+  {
+    name: 'terminal enrol-code',
+    summary:
+      'a new one-time enrolment code (24 h) for a terminal, printed once; its earlier codes stop working, its token works until the kiosk enrols',
+    prints: '{"id","stationCode","enrolmentCode","enrolmentExpiresAt"}',
+    options: [TERMINAL, QR],
+    run: async (sql, o, actor, config) => {
+      const issued = await terminals.newEnrolmentCode(
+        sql,
+        actor,
+        id(o, 'id', 'pnpm admin terminal list'),
+        config.pickupCodeSecret,
+      );
+      if (o.qr) writeFileSync(o.qr, issued.enrolment.qr_svg);
+      return {
+        id: issued.terminal.id,
+        stationCode: issued.terminal.station_code,
+        enrolmentCode: issued.enrolment.code,
+        enrolmentExpiresAt: issued.enrolment.expires_at,
       };
     },
   },
@@ -687,6 +725,63 @@ export const COMMANDS: CommandSpec[] = [
       });
       return { entries: page.items, nextCursor: page.next_cursor };
     },
+  },
+  // Issue 26: kiosk releases, signed on the operator's workstation, rolled out in rings.
+  {
+    name: 'release upload',
+    summary:
+      'stores a kiosk release made and signed by `pnpm --filter @locker/kiosk release` (its manifest and bundle); a version is never replaced',
+    prints: '{"version","size","sha256"}',
+    options: [
+      { name: 'manifest', value: 'FILE', help: 'release.json as signed', required: true },
+      { name: 'bundle', value: 'FILE', help: 'the bundle (.tar.gz) it names', required: true },
+    ],
+    run: (sql, o, actor) => {
+      let manifest;
+      try {
+        manifest = ReleaseManifestSchema.parse(
+          JSON.parse(readFileSync(got(o, 'manifest'), 'utf8')),
+        );
+      } catch (error) {
+        throw new Error(
+          `--manifest ${o.manifest} is not a signed release manifest: ${(error as Error).message}`,
+        );
+      }
+      return storeRelease(sql, actor, manifest, readFileSync(got(o, 'bundle')));
+    },
+  },
+  {
+    name: 'release assign',
+    summary:
+      'rolls a release out: the pilot stations at once, then a stable share of every kiosk (--percent), or --percent 100 for all; replaces the rollout under way',
+    prints: '{"version","pilotStations","percent","terminals":[…]}',
+    options: [
+      { name: 'version', value: 'VERSION', help: 'an uploaded release', required: true },
+      {
+        name: 'stations',
+        value: 'CODE',
+        help: 'pilot stations (ring 1)',
+        multiple: true,
+      },
+      { name: 'percent', value: 'N', help: 'share of every kiosk, 0-100 (ring 2; 100: all)' },
+    ],
+    run: (sql, o, actor) => {
+      const percent = o.percent === undefined ? 0 : Number(o.percent);
+      if (!Number.isInteger(percent) || percent < 0 || percent > 100)
+        throw new Error('--percent must be a whole number from 0 to 100');
+      return setRollout(sql, actor, {
+        version: got(o, 'version'),
+        pilotStations: o.stations ? o.stations.split(',').filter(Boolean) : [],
+        percent,
+      });
+    },
+  },
+  {
+    name: 'release status',
+    summary: 'the rollout under way: its rings, and what every kiosk runs and last reported',
+    prints: '{"version","pilotStations","percent","terminals":[…]}',
+    options: [],
+    run: (sql) => rolloutView(sql),
   },
   // Issue 27: a station's place, booking settings, door heights, a parcel's extension.
   ...PLACE_COMMANDS.map(({ action, target, ...command }) => ({

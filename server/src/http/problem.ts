@@ -16,6 +16,7 @@ const CATALOGUE: Record<ProblemCode, { status: number; title: string }> = {
   },
   unauthorized: { status: 401, title: 'Unauthorized' },
   invalid_code: { status: 401, title: 'Pickup code not accepted' },
+  enrolment_refused: { status: 401, title: 'Enrolment code not accepted' },
   courier_not_verified: { status: 403, title: 'Courier not verified' },
   not_found: { status: 404, title: 'Not found' },
   cabinet_full: { status: 409, title: 'No free door large enough' },

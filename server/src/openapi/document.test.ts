@@ -33,11 +33,12 @@ describe('GET /openapi.json', () => {
       Object.keys(ops).map((m) => `${m} ${p}`),
     );
     const served = servedRoutes().filter((r) => r !== 'get /openapi.json');
-    // The spec's 8 terminal and 5 merchant routes, the 7 terminal extensions (the live
+    // The spec's 8 terminal and 5 merchant routes, the terminal extensions (the live
     // link's log upload among them), the merchant platform's 10 (bulk, events, webhook
-    // endpoints, sandbox), the operations interface's 44 (7 of them the link's), and
-    // capacity's 3 (issue 27: the finder, cancel, extend).
-    expect(served.length).toBe(77);
+    // endpoints, sandbox), the operations interface's (7 of them the link's), capacity's
+    // 3 (issue 27: the finder, cancel, extend), and the field's enrolment, enrolment
+    // codes, token rotation, updates and rollout (issue 26).
+    expect(served.length).toBe(85);
     expect(documented.sort()).toEqual(served.sort());
   });
 

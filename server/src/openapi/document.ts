@@ -34,6 +34,7 @@ import { createDocument } from 'zod-openapi';
 import { examples, ids } from './examples';
 import { body, json, Problem, problems, type Operation } from './parts';
 import { opsPaths } from './ops';
+import { fieldPaths } from './field';
 import { platformPaths } from './platform';
 import { capacityPaths } from './capacity';
 
@@ -355,6 +356,7 @@ export function openApiDocument() {
       ...platformPaths(),
       ...opsPaths(),
       ...capacityPaths(),
+      ...fieldPaths(),
     },
     webhooks: {
       event: {

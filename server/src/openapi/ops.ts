@@ -40,6 +40,9 @@ import {
   StationListSchema,
   StepUpRequestSchema,
   TerminalCreatedSchema,
+  EnrolmentCodeIssuedSchema,
+  RolloutRequestSchema,
+  RolloutSchema,
   TerminalListQuerySchema,
   TerminalListSchema,
   TerminalViewSchema,
@@ -373,12 +376,34 @@ function paths(): ZodOpenApiPathsObject {
         },
       ),
       post: op(
-        'A new terminal and its device token, shown once',
+        'A new terminal, its one-time enrolment code (24 h) and its device token, shown once',
         TerminalCreatedSchema,
         [401, 403, 404, 422],
         {
           requestBody: body(CreateTerminalRequestSchema),
         },
+        '201',
+      ),
+    },
+    '/ops/v1/kiosk-rollout': {
+      get: op(
+        'The kiosk release rolled out, its rings, and what every kiosk runs and last reported',
+        RolloutSchema,
+        [401, 403, 404],
+      ),
+      put: op(
+        'Roll a release out: pilot stations, then a stable share of every kiosk (100: all); replaces the rollout under way',
+        RolloutSchema,
+        [401, 403, 404, 422],
+        { requestBody: body(RolloutRequestSchema) },
+      ),
+    },
+    '/ops/v1/terminals/{id}/enrolment-code': {
+      post: op(
+        'A new one-time enrolment code for a terminal; its earlier codes stop working',
+        EnrolmentCodeIssuedSchema,
+        [401, 403, 404, 409],
+        { requestParams: id },
         '201',
       ),
     },

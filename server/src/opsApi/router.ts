@@ -12,6 +12,7 @@ import {
   RemoteOpenRequestSchema,
   ParcelSearchQuerySchema,
   ReasonRequestSchema,
+  RolloutRequestSchema,
   StationListQuerySchema,
   TerminalListQuerySchema,
 } from '@locker/shared';
@@ -63,7 +64,8 @@ import {
   stepUpRoute,
 } from './session';
 import { alertStream } from './stream';
-import { changeTerminal, createTerminal, listTerminals } from './terminals';
+import { changeTerminal, createTerminal, listTerminals, newEnrolmentCode } from './terminals';
+import { rolloutView, setRollout } from '../updates/releases';
 
 async function bodyOf<S extends z.ZodType>(ctx: Context, schema: S): Promise<z.infer<S>> {
   const sent = await readJson(ctx);
@@ -323,8 +325,26 @@ export function opsRouter(services: Services): Router {
   router.post('/terminals', ...can('terminals.manage', 'terminal.create'), async (ctx) => {
     const input = await bodyOf(ctx, CreateTerminalRequestSchema);
     ctx.status = 201;
-    ctx.body = await createTerminal(sql, ctx.state.actor, input.station);
+    ctx.body = await createTerminal(
+      sql,
+      ctx.state.actor,
+      input.station,
+      services.config.pickupCodeSecret,
+    );
   });
+  router.post(
+    '/terminals/:id/enrolment-code',
+    ...can('terminals.manage', 'terminal.enrolment_code'),
+    async (ctx) => {
+      ctx.status = 201;
+      ctx.body = await newEnrolmentCode(
+        sql,
+        ctx.state.actor,
+        ctx.params.id!,
+        services.config.pickupCodeSecret,
+      );
+    },
+  );
   for (const change of ['disable', 'enable', 'revoke'] as const) {
     router.post(
       `/terminals/:id/${change}`,
@@ -335,6 +355,15 @@ export function opsRouter(services: Services): Router {
       },
     );
   }
+
+  // Kiosk releases: the rollout under way and its rings (uploads: `pnpm admin release upload`).
+  router.get('/kiosk-rollout', ...can('releases.manage', 'release.view'), async (ctx) => {
+    ctx.body = await rolloutView(sql);
+  });
+  router.put('/kiosk-rollout', ...can('releases.manage', 'release.rollout'), async (ctx) => {
+    const input = await bodyOf(ctx, RolloutRequestSchema);
+    ctx.body = await setRollout(sql, ctx.state.actor, input);
+  });
 
   // Couriers.
   router.get('/couriers', ...can('couriers.read', 'courier.list'), async (ctx) => {

@@ -6,6 +6,7 @@ import { isUuid } from '../domain/ids';
 import { ProblemError } from '../http/problem';
 import { audit, type Actor } from '../operators/audit';
 import { authorize, authorizeStation } from '../operators/authorize';
+import { issueEnrolmentCode } from '../terminal/enrolment';
 import { decodeCursor, pageOf } from './cursor';
 import {
   presentTerminal,
@@ -60,8 +61,17 @@ async function terminalRow(
   return row;
 }
 
-/** A new terminal of the station and its device token, answered once. */
-export async function createTerminal(sql: Sql, actor: Actor, stationCode: string) {
+/**
+ * A new terminal of the station, its one-time enrolment code (24 h; the kiosk exchanges
+ * it for a token of its own, which replaces this one) and a device token for a kiosk
+ * configured by hand, each answered once.
+ */
+export async function createTerminal(
+  sql: Sql,
+  actor: Actor,
+  stationCode: string,
+  codeSecret: string,
+) {
   const attempt = { action: 'terminal.create', targetType: 'station', target: stationCode };
   await authorize(sql, actor, 'terminals.manage', attempt);
   const station = await stationByCode(sql, actor, stationCode, attempt.action);
@@ -80,7 +90,27 @@ export async function createTerminal(sql: Sql, actor: Actor, stationCode: string
     const [row] = await tx<TerminalRow[]>`
       select ${terminalColumns(tx)} from terminals t join stations s on s.id = t.station_id
        where t.id = ${created!.id}`;
-    return { terminal: presentTerminal(row!), token };
+    const enrolment = await issueEnrolmentCode(tx, codeSecret, created!.id, actor.name);
+    return { terminal: presentTerminal(row!), token, enrolment };
+  });
+}
+
+/**
+ * A new enrolment code for an existing terminal (a kiosk replaced or reinstalled, a code
+ * that expired); the terminal's earlier codes stop working. Its token is untouched until
+ * the kiosk enrols with the code.
+ */
+export async function newEnrolmentCode(sql: Sql, actor: Actor, id: string, codeSecret: string) {
+  const attempt = { action: 'terminal.enrolment_code', targetType: 'terminal', target: id };
+  await authorize(sql, actor, 'terminals.manage', attempt);
+  const terminal = await terminalRow(sql, id);
+  await authorizeStation(sql, actor, terminal.station_id, attempt);
+  if (terminal.revoked_at)
+    throw new ProblemError('conflict', 'This terminal is revoked; create a new one.');
+  return sql.begin(async (tx) => {
+    const enrolment = await issueEnrolmentCode(tx, codeSecret, id, actor.name);
+    await audit(tx, actor, { ...attempt, outcome: 'ok' });
+    return { terminal: presentTerminal(terminal), enrolment };
   });
 }
 

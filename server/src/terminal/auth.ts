@@ -32,6 +32,7 @@ interface Row {
   id: string;
   status: AuthenticatedTerminal['status'];
   token_hash: Buffer;
+  next_token_hash?: Buffer | null;
   station_id: string | null;
   code: string;
   name: string;
@@ -63,13 +64,30 @@ function terminalOf(row: Row): AuthenticatedTerminal {
   };
 }
 
-async function lookUp(sql: Sql, hash: Buffer): Promise<AuthenticatedTerminal | undefined> {
+async function lookUp(
+  sql: Sql,
+  hash: Buffer,
+  cache: TerminalAuthCache,
+): Promise<AuthenticatedTerminal | undefined> {
   const [row] = await sql<Row[]>`
-    select ${columns(sql)}
+    select ${columns(sql)}, t.next_token_hash
       from terminals t
       left join stations s on s.id = t.station_id
-     where t.token_hash = ${hash} and t.revoked_at is null`;
-  if (!row || !sameHash(row.token_hash, hash)) return undefined;
+     where (t.token_hash = ${hash} or t.next_token_hash = ${hash}) and t.revoked_at is null`;
+  if (!row) return undefined;
+  if (!sameHash(row.token_hash, hash)) {
+    if (!row.next_token_hash || !sameHash(row.next_token_hash, hash)) return undefined;
+    // The rotated token's first use (docs/terminal-extensions.md, "Rotating device
+    // tokens"): it becomes the terminal's token and the old one stops, on every instance
+    // (the change notification marks the old hash stale in their replicas).
+    await sql`
+      update terminals
+         set token_hash = next_token_hash, token_issued_at = next_token_issued_at,
+             next_token_hash = null, next_token_issued_at = null
+       where id = ${row.id} and next_token_hash = ${hash} and revoked_at is null`;
+    // This instance at once; the others by the notification.
+    cache.invalidate(row.id);
+  }
   return terminalOf(row);
 }
 
@@ -125,7 +143,7 @@ export async function terminalByToken(
   let terminal = cache.get(key);
   if (!allowed(terminal)) {
     const begunAt = cache.begin();
-    terminal = cache.put(key, (await lookUp(sql, hash)) ?? null, begunAt);
+    terminal = cache.put(key, (await lookUp(sql, hash, cache)) ?? null, begunAt);
   }
   return terminal && allowed(terminal) ? terminal : null;
 }

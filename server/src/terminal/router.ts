@@ -12,6 +12,9 @@ import { courierReturns, returnCollected } from './returnCollection';
 import { rateLimit } from './rateLimit';
 import { confirmReturnRoute, startReturnRoute } from './returns';
 import { uploadLogBundle } from '../link/logBundles';
+import { enrol } from './enrolment';
+import { credentials } from './credentials';
+import { updateAssignment, updateBundle, updateReport } from '../updates/releases';
 
 import { COURIER_LIMIT, RETURN_LIMIT } from './limits';
 
@@ -43,6 +46,12 @@ export function terminalRouter(services: Services): Router {
   router.post('/cabinet/events', online, cabinetEvent(services));
   router.post('/courier/returns', online, courierLimit, courierReturns(services));
   router.post('/courier/returns/collected', online, returnCollected(services));
+  // Enrolment: no device token yet; the code and a per-address limit stand in for it.
+  router.post('/enrol', enrol(services));
+  router.post('/credentials', online, credentials(services));
+  router.get('/update', online, updateAssignment(services));
+  router.get('/update/bundle/:version', online, updateBundle(services));
+  router.post('/update/report', online, updateReport(services));
   // The live link's upload (docs/terminal-extensions.md); the link itself is an upgrade
   // of `GET /terminal/v1/link`, handled beside Koa (link/hub.ts).
   router.post('/link/logs/:commandId', online, uploadLogBundle(sql));

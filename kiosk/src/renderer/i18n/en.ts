@@ -148,6 +148,10 @@ export const en = {
     wrong: 'Wrong PIN.',
     notSet: 'No technician PIN is set in the kiosk configuration.',
     leave: 'Leave the service menu',
+    enrol: 'Enrol with a code',
+    enrolInstruction: 'Type the enrolment code the operator gave you (10 digits).',
+    enrolled: 'Enrolled: this kiosk is station {{code}} ({{name}}).',
+    enrolFailed: 'The kiosk did not answer; try again.',
   },
   maintenance: {
     title: 'Maintenance',

@@ -146,6 +146,10 @@ export const sq: Messages = {
     wrong: 'PIN i gabuar.',
     notSet: 'Në konfigurimin e stacionit nuk ka PIN tekniku.',
     leave: 'Dil nga menyja e shërbimit',
+    enrol: 'Regjistrohu me kod',
+    enrolInstruction: 'Shkruani kodin e regjistrimit që ju dha operatori (10 shifra).',
+    enrolled: 'U regjistrua: ky kiosk është stacioni {{code}} ({{name}}).',
+    enrolFailed: 'Kioski nuk u përgjigj; provoni përsëri.',
   },
   maintenance: {
     title: 'Mirëmbajtja',

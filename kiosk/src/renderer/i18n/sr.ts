@@ -144,6 +144,10 @@ export const sr: Messages = {
     wrong: 'Pogrešan PIN.',
     notSet: 'U podešavanjima paketomata nije zadat PIN tehničara.',
     leave: 'Izađi iz servisnog menija',
+    enrol: 'Prijava kodom',
+    enrolInstruction: 'Unesite kod za prijavu koji vam je dao operater (10 cifara).',
+    enrolled: 'Prijavljeno: ovaj kiosk je stanica {{code}} ({{name}}).',
+    enrolFailed: 'Kiosk nije odgovorio; pokušajte ponovo.',
   },
   maintenance: {
     title: 'Održavanje',

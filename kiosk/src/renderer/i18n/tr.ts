@@ -144,6 +144,10 @@ export const tr: Messages = {
     wrong: 'Yanlış PIN.',
     notSet: 'Dolap yapılandırmasında teknisyen PIN kodu yok.',
     leave: 'Servis menüsünden çık',
+    enrol: 'Kodla kaydet',
+    enrolInstruction: 'Operatörün verdiği kayıt kodunu girin (10 rakam).',
+    enrolled: 'Kaydedildi: bu kiosk {{code}} istasyonudur ({{name}}).',
+    enrolFailed: 'Kiosk yanıt vermedi; yeniden deneyin.',
   },
   maintenance: {
     title: 'Bakım',
