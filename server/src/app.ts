@@ -9,6 +9,7 @@ import { merchantRouter } from './merchant/router';
 import { openApiRouter } from './openapi/router';
 import { opsRouter } from './opsApi/router';
 import { serveConsole } from './opsConsole/serve';
+import { servePicker } from './picker/serve';
 import { terminalRouter } from './terminal/router';
 
 /** The HTTP application: every interface behind one chain of cross-cutting middleware. */
@@ -24,6 +25,7 @@ export function createApp(services: Services): Koa {
   app.use(merchantRouter(services).routes());
   app.use(opsRouter(services).routes());
   app.use(openApiRouter().routes());
+  app.use(servePicker());
   app.use(serveConsole(services.config));
   return app;
 }

@@ -261,6 +261,7 @@ export { LINK_PATH } from '../src/link/hub';
 // Operators as the operations interface's tests make them: set up, signed in, TOTP enrolled.
 export { opsClient, signedInOperator, testClock, secretOf, PASSWORD } from './opsClient';
 export { createOperator } from '../src/operators/accounts';
+export { setDoorHeights, setStationPlace } from '../src/admin/placeCommands';
 export { cliActor } from '../src/operators/audit';
 export { totpCode } from '../src/operators/totp';
 // The operations benchmarks' fleet and server process (the console's benchmark too).

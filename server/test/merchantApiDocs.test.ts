@@ -202,6 +202,10 @@ describe('docs/merchant-api.md, as written', () => {
       'Creating a shipment: sh',
       'Validation errors: json',
       'Finding a locker with room: json',
+      // Run as written in Chromium by test/picker/picker.test.ts.
+      'The locker picker on a checkout page: html',
+      'The locker picker on a checkout page: js',
+      'The locker picker on a checkout page: js',
       'Reserving a door at booking: json',
       'Reserving a door at booking: json',
       'Extending storage: json',
