@@ -8,6 +8,7 @@ import { requestLog } from './http/requestLog';
 import { merchantRouter } from './merchant/router';
 import { openApiRouter } from './openapi/router';
 import { opsRouter } from './opsApi/router';
+import { recipientRouter } from './recipient/page';
 import { serveConsole } from './opsConsole/serve';
 import { servePicker } from './picker/serve';
 import { terminalRouter } from './terminal/router';
@@ -25,6 +26,7 @@ export function createApp(services: Services): Koa {
   app.use(merchantRouter(services).routes());
   app.use(opsRouter(services).routes());
   app.use(openApiRouter().routes());
+  app.use(recipientRouter(services).routes());
   app.use(servePicker());
   app.use(serveConsole(services.config));
   return app;

@@ -39,6 +39,11 @@ export interface ServerConfig {
   linkPingSeconds: number;
   /** A door seen open this long with no door session at it raises an alert. */
   doorLeftOpenSeconds: number;
+  /**
+   * Where recipients reach the service (the pickup SMS links to `/p/…` under it). Unset:
+   * the address it listens on, which only suits development.
+   */
+  publicUrl?: string | undefined;
   /** Operator sessions end after this long without a request... */
   opsSessionIdleMinutes: number;
   /** ...and this long after sign-in, whatever. */
@@ -170,6 +175,14 @@ const EnvSchema = z
       .optional(),
     LINK_PING_SECONDS: whole(1, 3600).default(25),
     DOOR_LEFT_OPEN_SECONDS: whole(1, 86_400).default(300),
+    PUBLIC_URL: z
+      .string()
+      .trim()
+      .regex(
+        /^https?:\/\/[^/?#]+$/,
+        'must be an http:// or https:// origin, e.g. https://parcels.example',
+      )
+      .optional(),
     OPS_SESSION_IDLE_MINUTES: whole(1, 24 * 60).default(30),
     OPS_SESSION_ABSOLUTE_HOURS: whole(1, 24 * 7).default(12),
     OPS_COOKIE_SECURE: z.enum(['true', 'false'], 'must be true or false').optional(),
@@ -319,6 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     linkSigningKey: e.LINK_SIGNING_KEY,
     linkPingSeconds: e.LINK_PING_SECONDS,
     doorLeftOpenSeconds: e.DOOR_LEFT_OPEN_SECONDS,
+    publicUrl: e.PUBLIC_URL,
     opsSessionIdleMinutes: e.OPS_SESSION_IDLE_MINUTES,
     opsSessionAbsoluteHours: e.OPS_SESSION_ABSOLUTE_HOURS,
     opsCookieSecure:

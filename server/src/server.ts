@@ -205,6 +205,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     throw error;
   }
   const port = (http.address() as AddressInfo).port;
+  // The recipients' links point here unless PUBLIC_URL says where they reach the service.
+  config.publicUrl ??= `http://localhost:${port}`;
   logger.info({ port, database: embedded ? 'embedded' : 'DATABASE_URL' }, 'server listening');
   if (config.pickupCodeSecret === DEV_PICKUP_SECRET) {
     logger.warn(

@@ -7,3 +7,4 @@ export * from './link';
 export * from './ops';
 export * from './capacity';
 export * from './field';
+export * from './offline';

@@ -73,8 +73,11 @@ export async function kioskScene(
   doors = '1:S,2:S,3:M,4:L',
   stationExtra = {},
   kioskExtra = {},
+  /** What is done at the station before its kiosk starts (a parcel already in a door). */
+  beforeStart?: (station: Awaited<ReturnType<typeof kioskStation>>) => Promise<void>,
 ): Promise<KioskScene> {
   const { stack, scene } = await kioskStation(doors, stationExtra);
+  await beforeStart?.({ stack, scene });
   const configFile = writeTestKioskConfig(stack.url, scene.terminal.token, kioskExtra);
   // Logs go to the rotating file under the kiosk's data directory only.
   const core = await KioskCore.start(loadKioskConfig(configFile), { stdout: false });

@@ -147,6 +147,8 @@ export const en = {
     terminal_clock_skew: 'Terminal clock wrong',
     webhook_endpoint_disabled: 'Webhook endpoint disabled',
     report_stuck: 'Kiosk report stuck',
+    offline_pickup_conflict: 'Collected offline, recorded otherwise',
+    offline_deposit_conflict: 'Offline deposit not recorded',
   },
   alerts: {
     title: 'Alerts',

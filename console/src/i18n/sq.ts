@@ -147,6 +147,8 @@ export const sq: Messages = {
     terminal_clock_skew: 'Ora e terminalit gabim',
     webhook_endpoint_disabled: 'Adresa e webhook-ut u çaktivizua',
     report_stuck: 'Raport i kioskut i bllokuar',
+    offline_pickup_conflict: 'Marrë jashtë linje, regjistruar ndryshe',
+    offline_deposit_conflict: 'Dorëzim jashtë linje i paregjistruar',
   },
   alerts: {
     title: 'Alarmet',

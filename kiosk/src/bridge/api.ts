@@ -244,6 +244,18 @@ export interface KioskState {
   screenReloads: number;
   /** The live link to the service: `off` when the configuration turns it off. */
   link: 'off' | 'connected' | 'disconnected';
+  /**
+   * The service cannot be reached and the locker works on its own with what it kept
+   * (docs/terminal-extensions.md, "Offline operation"): which tasks it still does. Null
+   * whenever it is not working on its own.
+   */
+  onItsOwn: OnItsOwn | null;
+}
+
+/** What a locker working on its own still does: pickups by code; deposits by couriers. */
+export interface OnItsOwn {
+  pickup: boolean;
+  deposit: boolean;
 }
 
 /** Before the first heartbeat: nothing known, nothing queued. */
@@ -263,6 +275,7 @@ export const INITIAL_STATE: KioskState = {
   remoteOpen: null,
   screenReloads: 0,
   link: 'off',
+  onItsOwn: null,
 };
 
 /** The conditions in which nothing that needs the service can work. */

@@ -14,6 +14,9 @@ import {
   ReturnConfirmRequestSchema,
   ReturnRequestSchema,
   type CabinetResponse,
+  OfflineDepositRequestSchema,
+  type OfflineDepositsResponse,
+  type OfflinePickupsResponse,
 } from '@locker/shared';
 import ky, { type KyInstance } from 'ky';
 import { randomUUID } from 'node:crypto';
@@ -60,6 +63,8 @@ export const REPORTS = {
   door_fault: { path: 'door/fault', schema: DoorFaultRequestSchema },
   door_event: { path: 'doors/{door}/events', schema: QueuedDoorEventSchema },
   cabinet_event: { path: 'cabinet/events', schema: CabinetEventRequestSchema },
+  /** Extension: a deposit the kiosk made on its own, with its door (offlineDeposit.ts). */
+  offline_deposit: { path: 'offline/deposit', schema: OfflineDepositRequestSchema },
 } as const;
 export type ReportKind = keyof typeof REPORTS;
 export type ReportBody<K extends ReportKind> = z.input<(typeof REPORTS)[K]['schema']>;
@@ -170,10 +175,9 @@ export class TerminalClient {
         log.error({ status: response.status, ms, error: parsed.error.message }, 'unusable answer');
         return fail(response.status, 'bad_answer', parsed.error.message);
       }
-      log[path === 'heartbeat' || path === 'cabinet' ? 'debug' : 'info'](
-        { status: response.status, ms },
-        'answered',
-      );
+      log[
+        path === 'heartbeat' || path === 'cabinet' || path.startsWith('offline/') ? 'debug' : 'info'
+      ]({ status: response.status, ms }, 'answered');
       return { ok: true, value: parsed.data, correlationId, response };
     }
     const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
@@ -231,6 +235,51 @@ export class TerminalClient {
       };
     }
     return { ok: true, value: this.cabinetCache, correlationId: answer.correlationId };
+  }
+
+  /**
+   * Extension: the station's offline pickup verifiers, sent with the ETag of the set the
+   * kiosk holds; `value` is null when it is unchanged (304).
+   */
+  async offlinePickups(
+    etag: string | null,
+  ): Promise<Answer<{ set: OfflinePickupsResponse; etag: string | null } | null>> {
+    const answer = await this.call(
+      Answers.offlinePickups,
+      'get',
+      'offline/pickups',
+      undefined,
+      etag ? { 'if-none-match': etag } : {},
+    );
+    if (!answer.ok) return answer;
+    const { correlationId, response } = answer;
+    if (response?.status === 304) return { ok: true, value: null, correlationId };
+    return {
+      ok: true,
+      value: { set: answer.value, etag: response?.headers.get('etag') ?? null },
+      correlationId,
+    };
+  }
+
+  /** Extension: the station's doors, expected parcels and couriers' verifiers, by ETag. */
+  async offlineDeposits(
+    etag: string | null,
+  ): Promise<Answer<{ set: OfflineDepositsResponse; etag: string | null } | null>> {
+    const answer = await this.call(
+      Answers.offlineDeposits,
+      'get',
+      'offline/deposits',
+      undefined,
+      etag ? { 'if-none-match': etag } : {},
+    );
+    if (!answer.ok) return answer;
+    const { correlationId, response } = answer;
+    if (response?.status === 304) return { ok: true, value: null, correlationId };
+    return {
+      ok: true,
+      value: { set: answer.value, etag: response?.headers.get('etag') ?? null },
+      correlationId,
+    };
   }
 
   pickup(code: string) {

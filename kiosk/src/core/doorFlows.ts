@@ -300,7 +300,7 @@ export class DoorFlows {
 
   async pickup(
     door: number,
-    parcel: { shipmentId: string; trackingNumber: string },
+    parcel: { shipmentId: string; trackingNumber?: string },
   ): Promise<PickupResult> {
     const visit: Visit = { kind: 'pickup', ...parcel };
     if (await this.refused(door, visit)) return { kind: 'door_out_of_service', door };

@@ -50,7 +50,8 @@ export type QueuedAs = {
 
 /** What a door visit was for, with what its reports name. */
 export type Visit =
-  | { kind: 'pickup'; shipmentId: string; trackingNumber: string }
+  // A pickup made on its own (offline) knows the shipment, not its tracking number.
+  | { kind: 'pickup'; shipmentId: string; trackingNumber?: string }
   | { kind: 'deposit'; courierNo: string; trackingNumber: string }
   | { kind: 'return'; returnId: string; trackingNumber?: string }
   | { kind: 'collect'; courierNo: string; trackingNumber: string };

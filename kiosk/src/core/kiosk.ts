@@ -1,4 +1,5 @@
 import type { TerminalClient } from './client';
+import type { KioskState } from '../bridge/api';
 import type { KioskConfig } from './config';
 import { CollectFlow } from './collectFlow';
 import { ConfigCache } from './configCache';
@@ -9,6 +10,8 @@ import { DoorFlows } from './doorFlows';
 import { DoorSupervisor } from './doorSupervision';
 import { KioskFacade, type FacadeParts } from './kioskFacade';
 import { KioskStateStore } from './kioskState';
+import { OfflineDeposits } from './offlineDeposit';
+import { OfflinePickups } from './offlinePickup';
 import { connectCabinet, type CabinetHardware } from './lock';
 import { createKioskLog, type KioskLog, type KioskLogOptions } from './log';
 import { readController } from './sensors';
@@ -58,17 +61,29 @@ function assemble(
     backInService: () => void queue.retryNow(),
   });
   const configCache = new ConfigCache(db);
+  // The first heartbeat of a run: the queue goes first, then the offline sets are fetched.
   const link = new ServiceLink(
     config,
     log,
     store,
     configCache,
-    () => void queue.retryNow(),
+    () => {
+      void queue
+        .retryNow()
+        .then(() => Promise.all([offline.sync(), deposits.sync()]))
+        .catch((e: unknown) => log.warn({ error: String(e) }, 'offline sets not fetched'));
+    },
     checkpoint,
   );
   const queue: ReportQueue = new ReportQueue(db, link.client, {
     changed: () => store.update({ pendingReports: queue.pending(), stuckReports: queue.stuck() }),
     stuck: (c) => log.warn({ alert: 'report_stuck', ...c }, 'report undeliverable, kept aside'),
+    answered: (r, status) => {
+      if (r.kind === 'door' && status === 404 && typeof r.body.shipmentId === 'string')
+        offline.confirmNotFound(r.body.shipmentId);
+      if (r.kind === 'offline_deposit' && typeof r.body.trackingNumber === 'string')
+        deposits.answered(r.body.trackingNumber, status);
+    },
   });
   const readSensors = () => readController(hardware.board, store, log);
   const sessions = new SessionTracker(log, (session) => store.update({ session }));
@@ -107,6 +122,27 @@ function assemble(
       void link.pollCabinet().catch(() => undefined);
     },
     controllerDown: () => void readSensors(),
+  });
+  const onState = (listener: (state: KioskState) => void) => {
+    store.on('state', listener);
+    return () => store.off('state', listener);
+  };
+  const offline = new OfflinePickups({
+    db,
+    client: link.client,
+    log,
+    openDoor: (door, shipmentId) => flows.pickup(door, { shipmentId }),
+    currentSessionId: () => sessions.current('pickup')?.id ?? null,
+    onState,
+  });
+  const deposits = new OfflineDeposits({ db, client: link.client, queue, log, onState });
+  // Working on its own: the service unreachable, and the sets it needs received.
+  store.on('state', (state) => {
+    const onItsOwn =
+      state.condition === 'service_unreachable' && (offline.ready || deposits.ready)
+        ? { pickup: offline.ready, deposit: deposits.ready }
+        : null;
+    if (JSON.stringify(onItsOwn) !== JSON.stringify(state.onItsOwn)) store.update({ onItsOwn });
   });
   const collection = new CollectFlow(flows, (c) => store.update({ collection: c }));
   const technician = new TechnicianGate(config.technicianPinHash);
@@ -159,6 +195,8 @@ function assemble(
     live,
     doorStates,
     remoteSessions,
+    offline,
+    deposits,
     supervisor,
   };
 }
@@ -197,6 +235,16 @@ export class KioskCore extends KioskFacade {
 
   get queue(): ReportQueue {
     return this.parts.queue;
+  }
+
+  /** Pickups while the service cannot be reached: the verifiers kept, the handouts. */
+  get offline(): OfflinePickups {
+    return this.parts.offline;
+  }
+
+  /** Deposits while the service cannot be reached: the sets kept, the deposits taken in. */
+  get deposits(): OfflineDeposits {
+    return this.parts.deposits;
   }
 
   /** The door supervision: every door watched, the boards checked at boot. */
@@ -254,6 +302,20 @@ export class KioskCore extends KioskFacade {
       () => 2000,
       async () => {
         if (link.open) await queue.replay();
+      },
+    );
+    // The offline pickup set, after the queue (its confirms go first), by ETag.
+    core.loop(
+      () => config.cabinetPollSeconds * 1000,
+      async () => {
+        if (link.open) await parts.offline.sync();
+      },
+    );
+    // The deposit set is read whole by the service (its ETag saves only the transfer).
+    core.loop(
+      () => Math.max(60, config.cabinetPollSeconds) * 1000,
+      async () => {
+        if (link.open) await parts.deposits.sync();
       },
     );
     const updates = config.updates;

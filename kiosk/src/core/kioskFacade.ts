@@ -21,6 +21,8 @@ import type { ReportQueue } from './reportQueue';
 import type { DoorFlows } from './doorFlows';
 import type { KioskStateStore } from './kioskState';
 import type { KioskLog } from './log';
+import type { OfflineDeposits } from './offlineDeposit';
+import type { OfflinePickups } from './offlinePickup';
 import { refusalOf } from './refusal';
 import type { ServiceLink } from './serviceLink';
 import type { SessionTracker } from './sessions';
@@ -38,6 +40,17 @@ export interface FacadeParts {
   /** Every door's sensors now; also refreshes the controller's condition. */
   readSensors(): Promise<SensorReading>;
   log: KioskLog;
+  /** Pickups while the service cannot be reached (offlinePickup.ts). */
+  offline: OfflinePickups;
+  /** Couriers' deposits while the service cannot be reached (offlineDeposit.ts). */
+  deposits: OfflineDeposits;
+}
+
+/** No answer from the service at all (network, timeout, a gateway's 502/503/504). */
+function unreachable(failure: { status: number; code: string | null }): boolean {
+  return (
+    (failure.status === 0 && failure.code === 'network') || [502, 503, 504].includes(failure.status)
+  );
 }
 
 /**
@@ -80,25 +93,51 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     return Promise.resolve(this.parts.store.state);
   }
 
+  /**
+   * Online, the service checks the code. Unreachable (already, or on this very call), and
+   * with the station's verifiers kept, the kiosk checks it on its own (offlinePickup.ts):
+   * same limit, same refusal, same door session. Back online, what the queue holds goes
+   * first, and a parcel this kiosk handed out on its own is never offered again.
+   */
   pickup(code: string): Promise<PickupResult> {
     this.touched();
-    const { link, flows } = this.parts;
+    const { link, flows, offline, store, queue } = this.parts;
     return this.guarded('pickup', async () => {
+      if (!store.serviceReachable && !store.refused && offline.ready) return offline.pickup(code);
+      if (queue.pending() > 0) await queue.replay();
+      offline.countOnline();
       const answer = await link.serve(() => link.client.pickup(code));
-      if (!answer.ok) return refusalOf(answer);
+      if (!answer.ok) {
+        if (unreachable(answer) && !store.refused && offline.ready)
+          return offline.pickup(code, true);
+        return refusalOf(answer);
+      }
       const { door, shipmentId, trackingNumber } = answer.value;
+      if (offline.handedOut(shipmentId)) return { kind: 'invalid_code' as const };
       return flows.pickup(door, { shipmentId, trackingNumber });
     });
   }
 
+  /** The service cannot be reached, but the kiosk kept what `ready` says it needs. */
+  private alone(ready: boolean): boolean {
+    const { store } = this.parts;
+    return !store.serviceReachable && !store.refused && ready;
+  }
+
   verifyCourier(courierNo: string): Promise<VerifyResult> {
     this.touched();
-    const { link } = this.parts;
+    const { link, deposits, store } = this.parts;
     return this.guarded('verifyCourier', async () => {
+      if (this.alone(deposits.ready)) return deposits.verifyCourier(courierNo);
       const answer = await link.serve(() => link.client.verifyCourier(courierNo));
-      if (!answer.ok) return refusalOf(answer);
+      if (!answer.ok) {
+        if (unreachable(answer) && !store.refused && deposits.ready)
+          return deposits.verifyCourier(courierNo);
+        return refusalOf(answer);
+      }
       if (!answer.value.ok || answer.value.courierName === null)
         return { kind: 'unknown' as const };
+      deposits.verifiedOnline(courierNo);
       // Shown at sign-in ("Parcels to take out: N"); the sign-in stands without it.
       const waiting = await link.serve(() => link.client.courierReturns(courierNo));
       return {
@@ -109,15 +148,37 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     });
   }
 
+  /**
+   * Online, the service chooses the door. Unreachable, with the station's deposit set kept,
+   * the kiosk chooses it by the same rule from what it knows (offlineDeposit.ts) and the
+   * same door session opens it; the deposit is reported through the queue.
+   */
   deposit(courierNo: string, trackingNumber: string): Promise<DepositResult> {
     this.touched();
-    const { link, flows } = this.parts;
-    return this.guarded('deposit', () =>
-      flows.deposit({ courierNo, trackingNumber }, async () => {
+    const { link, flows, deposits, sessions, store } = this.parts;
+    return this.guarded('deposit', async () => {
+      let alone = false;
+      const result = await flows.deposit({ courierNo, trackingNumber }, async () => {
+        if (this.alone(deposits.ready)) {
+          alone = true;
+          return deposits.assign(courierNo, trackingNumber);
+        }
         const answer = await link.serve(() => link.client.deposit(courierNo, trackingNumber));
-        return answer.ok ? answer.value.door : refusalOf(answer);
-      }),
-    );
+        if (answer.ok) return answer.value.door;
+        if (unreachable(answer) && !store.refused && deposits.ready) {
+          alone = true;
+          return deposits.assign(courierNo, trackingNumber);
+        }
+        return refusalOf(answer);
+      });
+      if (!alone || !deposits.deposit(trackingNumber)) return result;
+      const session = sessions.current('deposit');
+      if ((result.kind === 'door_open' || result.kind === 'door_unknown') && session)
+        deposits.follow(session.id, trackingNumber);
+      else if (result.kind === 'door_failed') deposits.undone(trackingNumber, true);
+      else if (result.kind === 'unavailable') deposits.undone(trackingNumber);
+      return result;
+    });
   }
 
   startReturn(trackingNumber: string): Promise<ReturnResult> {

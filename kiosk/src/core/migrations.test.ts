@@ -36,6 +36,7 @@ const ALL_KINDS = [
   'door_fault',
   'door_event',
   'cabinet_event',
+  'offline_deposit',
   'parcel',
 ];
 
@@ -51,6 +52,7 @@ describe('kiosk migrations, one by one', () => {
       '878851014aca260a',
       '9bcfa0095db23a36',
       '4d32bdd0638d24df',
+      '58cc327370dfcbba',
       '0f3b3c3eaf41fb1a',
     ]);
   });
@@ -111,13 +113,33 @@ describe('kiosk migrations, one by one', () => {
     expect(db.prepare('select id, kind, body, next_attempt_at from confirms').all()).toEqual([
       { id: 1, kind: 'door_fault', body: '{"position":1}', next_attempt_at: 3 },
     ]);
-    expect(kindsAllowed(db, ALL_KINDS)).toEqual(ALL_KINDS.filter((k) => k !== 'parcel'));
+    expect(kindsAllowed(db, ALL_KINDS)).toEqual(
+      ALL_KINDS.filter((k) => k !== 'parcel' && k !== 'offline_deposit'),
+    );
   });
 
-  it('6 keeps queued rows, remembers each link nonce once and keeps outcomes until acknowledged', () => {
+  it('6 keeps queued rows, accepts offline_deposit, and keeps what the locker needs on its own', () => {
     const db = at(5);
-    db.prepare(INSERT).run('door_fault', '{"f":1}', '2026-11-22T10:00:00.000Z', 1, 2);
+    db.prepare(INSERT).run('door_event', '{"position":2}', '2026-11-22T10:00:00.000Z', 9, 10);
     migrate(db, 6);
+    expect(db.prepare('select id, kind, body, next_attempt_at from confirms').all()).toEqual([
+      { id: 1, kind: 'door_event', body: '{"position":2}', next_attempt_at: 9 },
+    ]);
+    expect(kindsAllowed(db, ALL_KINDS)).toEqual(ALL_KINDS.filter((k) => k !== 'parcel'));
+    const handout = db.prepare(
+      'insert into offline_handouts (shipment_id, door, state, opened_at) values (?, ?, ?, ?)',
+    );
+    handout.run('s1', 1, 'opened', 'now');
+    expect(() => handout.run('s2', 1, 'lost', 'now')).toThrow();
+    expect(() =>
+      db.prepare("insert into attempts (kind, at) values ('return', 1)").run(),
+    ).toThrow();
+  });
+
+  it('7 keeps queued rows, remembers each link nonce once and keeps outcomes until acknowledged', () => {
+    const db = at(6);
+    db.prepare(INSERT).run('door_fault', '{"f":1}', '2026-11-22T10:00:00.000Z', 1, 2);
+    migrate(db, 7);
     expect(db.prepare('select kind, body from confirms').all()).toEqual([
       { kind: 'door_fault', body: '{"f":1}' },
     ]);

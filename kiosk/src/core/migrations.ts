@@ -88,7 +88,71 @@ export const MIGRATIONS: readonly string[] = [
    insert into confirms_v5 select * from confirms;
    drop table confirms;
    alter table confirms_v5 rename to confirms;`,
-  // 6: the live link. Each command's nonce is remembered until the command expires, so a
+  // 6: the locker on its own through an outage (offlinePickup.ts, offlineDeposit.ts). The
+  // station's pickup verifiers as the service last sent them (never a code), its doors,
+  // the parcels it expects and its couriers' verifiers, the ETag of each set, the times
+  // of recent pickup and courier attempts (sliding windows kept across restarts), the
+  // parcels this kiosk handed out and took in on its own (their story kept whatever the
+  // service answers), and deposits made on its own reported through the queue.
+  `create table offline_pickups (
+     shipment_id text primary key,
+     door integer not null,
+     collect_until text not null,
+     verifier text not null
+   ) strict;
+   create table offline_sets (
+     name text primary key,
+     etag text,
+     version text not null,
+     received_at integer not null
+   ) strict;
+   create table attempts (
+     id integer primary key,
+     kind text not null check (kind in ('pickup', 'courier')),
+     at integer not null
+   ) strict;
+   create table offline_doors (
+     position integer primary key,
+     size text check (size in ('S', 'M', 'L', 'XL')),
+     free integer not null
+   ) strict;
+   create table offline_expected (
+     tracking_number text primary key,
+     size text not null check (size in ('S', 'M', 'L', 'XL'))
+   ) strict;
+   create table offline_couriers (
+     verifier text not null
+   ) strict;
+   create table offline_deposits (
+     tracking_number text primary key,
+     door integer not null,
+     state text not null check (state in ('queued', 'recorded', 'undone', 'service_404')),
+     deposited_at text not null,
+     note text
+   ) strict;
+   create table confirms_v6 (
+     id integer primary key,
+     kind text not null check (kind in ('door', 'return', 'return_taken', 'deposit_undo', 'door_fault',
+                                        'door_event', 'cabinet_event', 'offline_deposit')),
+     body text not null,
+     occurred_at text not null,
+     attempts integer not null default 0,
+     next_attempt_at integer not null,
+     last_error text,
+     created_at integer not null
+   ) strict;
+   insert into confirms_v6 select * from confirms;
+   drop table confirms;
+   alter table confirms_v6 rename to confirms;
+   create table offline_handouts (
+     shipment_id text primary key,
+     door integer not null,
+     state text not null check (state in ('opened', 'collected', 'left', 'service_404')),
+     opened_at text not null,
+     closed_at text,
+     note text
+   ) strict;`,
+  // 7: the live link. Each command's nonce is remembered until the command expires, so a
   // replayed command runs nothing; each outcome is kept until the service acknowledges it.
   `create table link_nonces (
      nonce text primary key,

@@ -18,6 +18,11 @@ export interface QueueEvents {
   /** A report could not be delivered in 7 days: kept aside, operations must hear of it. */
   stuck(report: { kind: ReportKind; body: object; reason: string }): void;
   changed(): void;
+  /**
+   * The service took a report (200), or answered it 404: done before, or handled
+   * otherwise meanwhile (what a report made on the kiosk's own must hear of).
+   */
+  answered?(report: { kind: ReportKind; body: Record<string, unknown> }, status: 200 | 404): void;
 }
 
 /**
@@ -136,6 +141,11 @@ export class ReportQueue {
       row.kind,
       JSON.parse(row.body) as ReportBody<ReportKind>,
     );
+    if (answer.ok || answer.status === 404)
+      this.events.answered?.(
+        { kind: row.kind, body: JSON.parse(row.body) as Record<string, unknown> },
+        answer.ok ? 200 : 404,
+      );
     if (answer.ok || answer.status === 404) return 'done';
     if (answer.status === 400 || answer.code === 'bad_request') {
       // The service refuses it for good (occurred_at out of range): retrying cannot help.

@@ -4,6 +4,8 @@ import {
   CourierVerifyResponseSchema,
   CredentialsResponseSchema,
   DepositResponseSchema,
+  OfflineDepositsResponseSchema,
+  OfflinePickupsResponseSchema,
   OkResponseSchema,
   PickupResponseSchema,
   ReturnResponseSchema,
@@ -45,4 +47,6 @@ export const Answers = {
   return: tolerant(ReturnResponseSchema),
   courierReturns: tolerant(CourierReturnsResponseSchema),
   credentials: tolerant(CredentialsResponseSchema),
+  offlinePickups: tolerant(OfflinePickupsResponseSchema),
+  offlineDeposits: tolerant(OfflineDepositsResponseSchema),
 };

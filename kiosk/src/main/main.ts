@@ -24,6 +24,10 @@ async function start(): Promise<void> {
       },
     }),
   );
+  // The camera reads pickup QR codes; every other permission a page may ask is refused.
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) =>
+    callback(permission === 'media'),
+  );
   for (const method of KIOSK_METHODS) {
     ipcMain.handle(`kiosk:${method}`, (_event, ...args: unknown[]) => dispatch(core, method, args));
   }

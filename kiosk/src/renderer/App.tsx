@@ -14,7 +14,7 @@ import { PickupScreen } from './screens/PickupScreen';
 import { ReturnScreen } from './screens/ReturnScreen';
 import { OutOfServiceScreen as OutOfService } from './screens/OutOfServiceScreen';
 import { ServiceMenu } from './screens/ServiceMenu';
-import { cabinetColumns, doorIsOpen, outOfService } from './kioskView';
+import { cabinetColumns, doorIsOpen, outOfService, workingAlone } from './kioskView';
 import { speaker } from './speech/speaker';
 
 type Route = 'home' | Task | 'service';
@@ -109,7 +109,9 @@ function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => vo
       ) : (
         <>
           <div className="screen-host" key={visit} hidden={helpOpen}>
-            {route === 'home' && <HomeScreen start={setRoute} phone={phone} />}
+            {route === 'home' && (
+              <HomeScreen start={setRoute} phone={phone} alone={workingAlone(state)} />
+            )}
             {route === 'pickup' && <PickupScreen {...props} />}
             {route === 'return' && <ReturnScreen {...props} />}
             {route === 'courier' && <CourierScreen {...props} />}

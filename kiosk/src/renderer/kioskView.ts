@@ -1,4 +1,4 @@
-import { outOfService as cannotServe, type KioskState } from '../bridge/api';
+import { outOfService as cannotServe, type KioskState, type OnItsOwn } from '../bridge/api';
 import type { OutOfServiceReason } from './screens/OutOfServiceScreen';
 
 // Readings of the core's state the screens share, in one place. The core judges; these
@@ -12,8 +12,16 @@ export function doorIsOpen(state: KioskState): boolean {
 /** Why nobody can be served right now, or null when the locker works (maybe degraded). */
 export function outOfService(state: KioskState): OutOfServiceReason | null {
   const condition = state.condition;
-  if (!cannotServe(condition)) return null;
+  if (!cannotServe(condition) || workingAlone(state)) return null;
   return condition as OutOfServiceReason;
+}
+
+/**
+ * The service is unreachable but the locker works on its own with what it kept: which
+ * tasks it still does (the core decides); null when it is not working on its own.
+ */
+export function workingAlone(state: KioskState): OnItsOwn | null {
+  return state.condition === 'service_unreachable' ? state.onItsOwn : null;
 }
 
 /** The cabinet's columns of doors as they physically stand, from the cabinet file. */

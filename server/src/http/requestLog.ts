@@ -18,7 +18,8 @@ export function requestLog(logger: Logger): Middleware {
       ctx.state.log.info(
         {
           method: ctx.method,
-          path: ctx.path,
+          // A recipient's link is a credential: its token is never logged.
+          path: ctx.path.replace(/^\/p\/[^/]*/, '/p/…'),
           status: ctx.status,
           ms: Math.round(performance.now() - started),
         },

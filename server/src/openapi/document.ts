@@ -28,6 +28,9 @@ import {
   TerminalConfigSchema,
   TrackingSchema,
   WebhookEventSchema,
+  OfflineDepositRequestSchema,
+  OfflineDepositsResponseSchema,
+  OfflinePickupsResponseSchema,
 } from '@locker/shared';
 import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
@@ -243,6 +246,42 @@ export function openApiDocument() {
           },
         },
       },
+      // A locker that works on its own through an outage (docs/terminal-extensions.md).
+      '/terminal/v1/offline/pickups': {
+        get: {
+          operationId: 'getOfflinePickups',
+          tags: ['terminal'],
+          summary:
+            "Extension: the station's offline pickup verifiers; send If-None-Match with the last ETag",
+          security: [{ deviceToken: [] }],
+          responses: {
+            '200': json(OfflinePickupsResponseSchema, 'OK', examples.getOfflinePickups.response),
+            '304': { description: 'Unchanged since the ETag sent' },
+            ...problems('terminal', [], false),
+          },
+        },
+      },
+      '/terminal/v1/offline/deposits': {
+        get: {
+          operationId: 'getOfflineDeposits',
+          tags: ['terminal'],
+          summary:
+            "Extension: the station's doors, expected parcels and couriers' verifiers; send If-None-Match",
+          security: [{ deviceToken: [] }],
+          responses: {
+            '200': json(OfflineDepositsResponseSchema, 'OK', examples.getOfflineDeposits.response),
+            '304': { description: 'Unchanged since the ETag sent' },
+            ...problems('terminal', [], false),
+          },
+        },
+      },
+      '/terminal/v1/offline/deposit': terminalPost(
+        'reportOfflineDeposit',
+        'Extension: a deposit the kiosk made on its own, reported with its door',
+        OfflineDepositRequestSchema,
+        DepositResponseSchema,
+        [404],
+      ),
       '/api/v1/shipments': {
         post: {
           ...merchant,

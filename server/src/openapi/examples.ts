@@ -156,6 +156,37 @@ export const examples = {
     },
     response: { ok: true },
   },
+  getOfflinePickups: {
+    response: {
+      version: '42',
+      pickups: [
+        {
+          shipmentId: SHIPMENT_ID,
+          door: 2,
+          collectUntil: '2026-11-29T14:05:12.000Z',
+          verifier:
+            '$scrypt$ln=14,r=8,p=1$fBr0K5OlF2T4zJVF2fio8g==$H9mF7qnlIyWH7Gh4p6TFPFwRm5csO6gvW1bmhqnPJoc=',
+        },
+      ],
+    },
+  },
+  getOfflineDeposits: {
+    response: {
+      doors: [
+        { position: 1, size: 'S', free: true },
+        { position: 2, size: 'M', free: false },
+        { position: 3, size: 'L', free: false },
+      ],
+      expected: [{ trackingNumber: TRACKING, size: 'M' }],
+      couriers: [
+        '$scrypt$ln=14,r=8,p=1$xi8q80FTFDglrvppdECtog==$+B5uz5TFsIsLuZtssJKF0fE0lMaCSZW85A2JnSJf91I=',
+      ],
+    },
+  },
+  reportOfflineDeposit: {
+    request: { courierNo: '1001', trackingNumber: TRACKING, door: 1, occurred_at: AT },
+    response: { ok: true, door: 1, trackingNumber: TRACKING },
+  },
   createShipment: { request: createShipmentExample, response: shipmentExample },
   listStations: {
     response: {

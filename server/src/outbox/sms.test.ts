@@ -75,7 +75,7 @@ describe('SMS outbox', () => {
     );
     expect(delivered.form.get('To')).toBe(parcel.recipient_phone);
     expect(delivered.form.get('From')).toBe('+38349000000');
-    expect(delivered.form.get('Body')).toMatch(/Teslim alma kodunuz: \d{8}\./);
+    expect(delivered.form.get('Body')).toMatch(/ Kod: \d{8}\./);
     const [row] = await waitFor(async () => {
       const rows =
         await stack.sql`select attempts, delivered_at from outbox where channel = 'sms' and shipment_id = ${parcel.id}`;

@@ -19,7 +19,7 @@ const parcel: ParcelRecipient = {
 describe('SMS to a recipient', () => {
   it('go to their phone in their language, naming them by first name only', () => {
     const messages = [
-      pickupCodeMessage(parcel, '04172953', 72),
+      pickupCodeMessage(parcel, '04172953', 72, 'https://parcels.example/p/AbCdEfGhIjKlMnOp'),
       collectionReceipt(parcel),
       disregardCodeMessage(parcel),
       storageReminder(parcel, 'free_storage_ending', 24),
@@ -36,7 +36,12 @@ describe('SMS to a recipient', () => {
   });
 
   it('mark only the pickup-code SMS as carrying a code, and only it holds the code', () => {
-    const code = pickupCodeMessage(parcel, '04172953', 72);
+    const code = pickupCodeMessage(
+      parcel,
+      '04172953',
+      72,
+      'https://parcels.example/p/AbCdEfGhIjKlMnOp',
+    );
     expect(code.carriesCode).toBe(true);
     expect(code.text).toContain('04172953');
     expect(code.text).toContain('72 saat içinde');

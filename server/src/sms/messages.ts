@@ -39,8 +39,10 @@ export function pickupCodeMessage(
   parcel: ParcelRecipient,
   code: string,
   freeStorageHours: number,
+  /** The recipient's page (recipient/page.ts). */
+  link: string,
 ): QueuedSms {
-  const facts = { ...factsOf(parcel), code, hours: freeStorageHours };
+  const facts = { ...factsOf(parcel), code, hours: freeStorageHours, link };
   return to(parcel, true, pickupSms(parcel.recipient_language, facts));
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PICKUP_SMS_SEGMENTS, smsSegments } from './budget';
 import { disregardCodeSms, pickupSms, redactCodes } from './texts';
 
 const facts = {
@@ -6,6 +7,7 @@ const facts = {
   trackingNumber: '4012888888881',
   stationName: 'Prizren Qendra',
   code: '04172953',
+  link: 'https://parcels.example/p/AbCdEfGhIjKlMnOp',
 };
 
 describe('pickup SMS texts', () => {
@@ -29,10 +31,35 @@ describe('pickup SMS texts', () => {
     }
   });
 
-  it('lose the code, and only the code, once redacted', () => {
+  it('lose the code and the page link, and only those, once redacted', () => {
     const redacted = redactCodes(pickupSms('en', { ...facts, hours: 72 }));
     expect(redacted).not.toContain('04172953');
+    expect(redacted).not.toContain('AbCdEfGhIjKlMnOp');
+    expect(redacted).toContain('https://parcels.example/p/****');
     expect(redacted).toContain('4012888888881');
+  });
+
+  it("carry the link to the recipient's page within the budget they had without it", () => {
+    // The longest case budgeted: a 16-character station name, a 27-character PUBLIC_URL.
+    const long = {
+      ...facts,
+      firstName: 'Gjylfidane',
+      stationName: 'Prishtina Qendra',
+      link: 'https://parcels.example.com/p/AbCdEfGhIjKlMnOp',
+      hours: 168,
+    };
+    for (const language of ['sq', 'sr', 'tr', 'en'] as const) {
+      const text = pickupSms(language, long);
+      expect(text).toContain(long.link);
+      expect(smsSegments(text).segments, `${language}: ${text}`).toBeLessThanOrEqual(
+        PICKUP_SMS_SEGMENTS[language],
+      );
+    }
+    expect(smsSegments(pickupSms('en', long)).encoding).toBe('gsm7');
+    expect(smsSegments('a'.repeat(160))).toEqual({ encoding: 'gsm7', units: 160, segments: 1 });
+    expect(smsSegments('a'.repeat(161)).segments).toBe(2);
+    expect(smsSegments('ë'.repeat(70)).segments).toBe(1);
+    expect(smsSegments('ë'.repeat(135)).segments).toBe(3);
   });
 });
 

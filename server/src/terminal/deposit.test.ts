@@ -100,10 +100,10 @@ describe('POST /deposit', () => {
   it('sends the recipient an eight-digit code by SMS in their language and keeps only its keyed hash', async () => {
     const scene = await stack.scene('1:S,2:S,3:S,4:S');
     const texts: Record<string, RegExp> = {
-      sq: /Përshëndetje Drita, pakoja juaj \d{13} ju pret .* Kodi juaj për tërheqje është \d{8}\..*72 orëve/,
-      sr: /Zdravo Drita, Vaš paket \d{13} čeka Vas .* kod za preuzimanje je \d{8}\..*72 sata/,
-      tr: /Merhaba Drita, \d{13} numaralı kargonuz .* Teslim alma kodunuz: \d{8}\..*72 saat içinde/,
-      en: /Hello Drita, your parcel \d{13} is waiting .* pickup code is \d{8}\..*72 hours/,
+      sq: /Përshëndetje Drita, pakoja \d{13} ju pret .* Kodi: \d{8}\..*72 orëve\. Kodi QR: http:\/\/localhost:\d+\/p\/[A-Za-z0-9]{16}$/,
+      sr: /Zdravo Drita, paket \d{13} Vas čeka .* Kod: \d{8}\..*72 sata\. QR kod: http:\/\/localhost:\d+\/p\/[A-Za-z0-9]{16}$/,
+      tr: /Merhaba Drita, \d{13} numaralı kargonuz .* Kod: \d{8}\..*72 saat içinde.* QR kod: http:\/\/localhost:\d+\/p\/[A-Za-z0-9]{16}$/,
+      en: /Hello Drita, your parcel \d{13} is waiting .* pickup code is \d{8}\..*72 hours\..* http:\/\/localhost:\d+\/p\/[A-Za-z0-9]{16}$/,
     };
     for (const language of ['sq', 'sr', 'tr', 'en'] as const) {
       const { shipment, code } = await scene.deposit({ language });

@@ -11,6 +11,8 @@ import type { TransactionSql } from '../db/connect';
 import { activeCourier, courierNotVerified } from './couriers';
 import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
 import { newPickupCode, pickupCodeHash } from '../domain/secrets';
+import { linkTokenHash, newLinkToken, sealCode } from '../domain/recipientLink';
+import { recipientPageUrl } from '../recipient/page';
 import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
@@ -23,7 +25,8 @@ import { insertMessages } from '../outbox/outbox';
 import { recordShipmentEvent } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf, type TerminalStation } from './auth';
-import { smallestFreeDoorQuery } from './doorAssignment';
+import { namedDoorQuery, smallestFreeDoorQuery } from './doorAssignment';
+import { offlineVerifier } from './offline';
 
 /** Unknown and deactivated couriers get the same plain `ok: false`, with no reason. */
 export function courierVerify({ sql }: Services): Middleware {
@@ -59,7 +62,37 @@ export type DepositOutcome =
   | { kind: 'deposited'; door: number; trackingNumber: string; cabinetVersion: string | null }
   | { kind: 'courier_not_verified' }
   | { kind: 'not_found' }
-  | { kind: 'cabinet_full'; size: Size };
+  | { kind: 'cabinet_full'; size: Size }
+  /** Offline deposits only: the door the kiosk chose holds something, per the service. */
+  | { kind: 'door_taken' };
+
+/** A fresh pickup code with its stored forms: the HMAC and the offline verifier. */
+export interface DrawnCode {
+  code: string;
+  hash: Buffer;
+  verifier: string;
+  /** The recipient's page: its token (in the SMS only), its hash, the code sealed with it. */
+  link: { token: string; hash: Buffer; sealed: Buffer };
+}
+
+/**
+ * Draws a code and makes its stored forms. The offline verifier is a deliberately slow
+ * scrypt (shared/src/verifier.ts), computed on libuv's thread pool: a deposit draws its
+ * first code before its transaction, so the station's lock is never held for it.
+ */
+export async function drawCode(
+  services: Pick<Services, 'config'>,
+  stationId: string,
+): Promise<DrawnCode> {
+  const code = newPickupCode();
+  const token = newLinkToken();
+  return {
+    code,
+    hash: pickupCodeHash(services.config.pickupCodeSecret, code),
+    verifier: await offlineVerifier(services, stationId, code),
+    link: { token, hash: linkTokenHash(token), sealed: sealCode(token, code) },
+  };
+}
 
 /**
  * Takes the station's lock (the lock order: station first, doorAssignment.ts) and reads
@@ -108,8 +141,10 @@ async function assignDoor(
   station: TerminalStation,
   parcel: Claimed,
   courierId: string | null,
-  code: { hash: Buffer; sms: QueuedSms },
+  code: DrawnCode & { sms: QueuedSms },
   at: Date,
+  /** The door a kiosk chose on its own (offline): that one, if free; else the rule's. */
+  position?: number,
 ): Promise<Assignment> {
   // What queueSms writes, here to save its round trips.
   const aside = parcel.sandbox ? SANDBOX_SMS : null;
@@ -121,10 +156,14 @@ async function assignDoor(
          from deposited`,
   );
   const [row] = await tx<(ShipmentView & Omit<Assignment, 'view'> & { deposited: boolean })[]>`
-    with door as (${smallestFreeDoorQuery(tx, station.id, parcel.parcel_size, {
-      shipmentId: parcel.id,
-      accessible: parcel.accessible_door,
-    })}),
+    with door as (${
+      position === undefined
+        ? smallestFreeDoorQuery(tx, station.id, parcel.parcel_size, {
+            shipmentId: parcel.id,
+            accessible: parcel.accessible_door,
+          })
+        : namedDoorQuery(tx, station.id, position)
+    }),
     code_taken as (
       select 1 from shipments
        where destination_station_id = ${station.id} and status = 'ready_for_pickup'
@@ -132,7 +171,9 @@ async function assignDoor(
     deposited as (
       update shipments sh
          set status = 'ready_for_pickup', status_at = ${at}, slot_no = (select position from door),
-             pickup_code_hash = ${code.hash}, deposited_at = ${at}, deposited_by = ${courierId},
+             pickup_code_hash = ${code.hash}, offline_verifier = ${code.verifier},
+             recipient_link_hash = ${code.link.hash}, pickup_code_sealed = ${code.link.sealed},
+             deposited_at = ${at}, deposited_by = ${courierId},
              updated_at = now()
         from stations s
        where sh.id = ${parcel.id} and sh.status = 'booked' and s.id = sh.destination_station_id
@@ -142,9 +183,12 @@ async function assignDoor(
       insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
       select door.id, ${station.id}, 'delivery', deposited.id, ${at} from door, deposited),
     -- The booking's reservation (issue 27), if any, is used up: the door it held, or
-    -- another when that one left service meanwhile.
+    -- another when that one left service meanwhile. A door a kiosk filled on its own is
+    -- no longer anyone's to hold: another booking's reservation of it goes, and that
+    -- parcel gets the rule's door at its deposit, as when its door leaves service.
     reservation_used as (
-      delete from door_reservations r using deposited where r.shipment_id = deposited.id),
+      delete from door_reservations r using deposited
+       where r.shipment_id = deposited.id or r.door_id = (select id from door)),
     queued as (${queued})
     select deposited.*, deposited.id is not null as deposited,
            (select position from door) as door,
@@ -168,6 +212,13 @@ async function depositParcel(
   trackingNumber: string,
   at: Date,
   reporter?: Reporter,
+  /** A code drawn before the transaction (its verifier is slow to make): used first. */
+  drawn?: DrawnCode,
+  /**
+   * A deposit the kiosk made on its own: into this door, and a courier deactivated since
+   * the kiosk checked them does not undo it (the parcel is in the door).
+   */
+  offline?: { door: number },
 ): Promise<DepositOutcome> {
   const claimed = await claim(
     tx,
@@ -176,22 +227,31 @@ async function depositParcel(
     'number' in courier ? courier.number : null,
   );
   const courierId = 'number' in courier ? claimed.courier_id : courier.id;
-  if ('number' in courier && !courierId) return { kind: 'courier_not_verified' };
+  if ('number' in courier && !courierId && !offline) return { kind: 'courier_not_verified' };
   if (!claimed.id) return { kind: 'not_found' };
   const parcel: Claimed = { ...claimed, id: claimed.id };
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     // A code no parcel awaiting collection here has: drawn again on the rare clash.
-    const code = newPickupCode();
-    const hash = pickupCodeHash(services.config.pickupCodeSecret, code);
+    const fresh = (attempt === 0 ? drawn : undefined) ?? (await drawCode(services, station.id));
     const sms = pickupCodeMessage(
       { ...parcel, station_name: station.name },
-      code,
+      fresh.code,
       station.freeStorageHours,
+      recipientPageUrl(services.config, fresh.link.token),
     );
-    const assigned = await assignDoor(tx, station, parcel, courierId, { hash, sms }, at);
+    const assigned = await assignDoor(
+      tx,
+      station,
+      parcel,
+      courierId,
+      { ...fresh, sms },
+      at,
+      offline?.door,
+    );
     // Another deposit of the same parcel may have won while this one waited for the lock.
     if (!assigned.view && !assigned.still_booked) return { kind: 'not_found' };
-    if (assigned.door === null) return { kind: 'cabinet_full', size: parcel.parcel_size };
+    if (assigned.door === null)
+      return offline ? { kind: 'door_taken' } : { kind: 'cabinet_full', size: parcel.parcel_size };
     if (!assigned.view) {
       if (assigned.code_taken) continue;
       throw new Error('deposit found a door and a free code but recorded nothing');
@@ -236,6 +296,32 @@ export async function placeParcel(
 }
 
 /**
+ * A deposit the kiosk made on its own, into the door it chose (terminal/offline.ts): the
+ * deposit's own transaction, with that door instead of the rule's choice.
+ */
+export function placeOfflineDeposit(
+  tx: TransactionSql,
+  services: Services,
+  station: TerminalStation,
+  request: { courierNo: string; trackingNumber: string; door: number },
+  at: Date,
+  reporter: Reporter,
+  drawn: DrawnCode,
+): Promise<DepositOutcome> {
+  return depositParcel(
+    tx,
+    services,
+    station,
+    { number: request.courierNo },
+    request.trackingNumber,
+    at,
+    reporter,
+    drawn,
+    { door: request.door },
+  );
+}
+
+/**
  * One call: verify the courier, pick the smallest free door that fits, record the
  * deposit and queue the pickup-code SMS, all in one transaction under the station lock,
  * in five round trips (begin, lock and read, assign, event, commit).
@@ -245,6 +331,7 @@ export function deposit(services: Services): Middleware {
     const request = validate(DepositRequestSchema, await readJson(ctx));
     const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
+    const drawn = await drawCode(services, station.id);
     const outcome = await transaction(services.sql, (tx) =>
       depositParcel(
         tx,
@@ -254,6 +341,7 @@ export function deposit(services: Services): Middleware {
         request.trackingNumber,
         at,
         { log: ctx.state.log, terminalId: ctx.state.terminal.id },
+        drawn,
       ),
     );
     switch (outcome.kind) {
@@ -265,6 +353,8 @@ export function deposit(services: Services): Middleware {
         );
       case 'cabinet_full':
         throw new CabinetFullProblem(outcome.size);
+      case 'door_taken':
+        throw new Error('an online deposit never names its door');
       case 'deposited': {
         await services.cabinetChanged(station.id, outcome.cabinetVersion);
         services.nudge.sms();

@@ -62,6 +62,18 @@ export function withinReach(db: Sql | TransactionSql, door: string) {
 }
 
 /**
+ * A door a kiosk chose on its own, if it is empty as far as the service knows: the parcel
+ * is already inside, so neither its size nor its service mark is judged again.
+ */
+export function namedDoorQuery(tx: TransactionSql, stationId: string, position: number) {
+  return tx`
+    select d.id, d.position
+      from doors d
+     where d.station_id = ${stationId} and d.position = ${position}
+       and not exists (select 1 from door_occupancy o where o.door_id = d.id)`;
+}
+
+/**
  * Takes the station's row lock for the rest of the transaction. THE LOCK ORDER of every
  * terminal path that changes a parcel or a door: the station row first, then the
  * shipment, return, door and occupancy rows. Changing a door's contents bumps the

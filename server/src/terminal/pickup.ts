@@ -25,6 +25,7 @@ import {
 } from '../ratelimit/slidingWindow';
 import { refuseOverLimit, windowOf } from './rateLimit';
 import { PICKUP_LIMIT } from './limits';
+import { noteConfirmConflict } from './offline';
 
 /**
  * Names the door of the parcel whose code was typed; changes nothing. A wrong code, one
@@ -77,7 +78,8 @@ export function pickup({ sql, config }: Services): Middleware {
  * free-storage window on the collection time; `false` changes nothing. A second confirm
  * finds no parcel awaiting collection and answers 404, so retries are safe.
  */
-export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middleware {
+export function doorConfirm(services: Services): Middleware {
+  const { sql, cabinetChanged, nudge } = services;
   return async (ctx) => {
     const request = validate(DoorConfirmRequestSchema, await readJson(ctx));
     const at = reportedTime(request.occurred_at);
@@ -88,8 +90,17 @@ export function doorConfirm({ sql, cabinetChanged, nudge }: Services): Middlewar
         terminalId: ctx.state.terminal.id,
       }),
     );
-    if (!found)
+    if (!found) {
+      // A collection the kiosk made while the service had the parcel otherwise: alerted.
+      if (request.collected)
+        await noteConfirmConflict(
+          services,
+          { id: ctx.state.terminal.id, stationId: station.id, stationCode: station.code },
+          request.shipmentId,
+          at,
+        );
       throw problem.notFound('No parcel awaiting collection has that id at this station.');
+    }
     if (request.collected) {
       await cabinetChanged(station.id, found.cabinetVersion);
       nudge.webhooks();

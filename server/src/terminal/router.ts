@@ -4,6 +4,7 @@ import { authenticateTerminal } from './auth';
 import { cabinet } from './cabinet';
 import { courierVerify, deposit } from './deposit';
 import { heartbeat } from './heartbeat';
+import { offlineDeposit, offlineDeposits, offlinePickups } from './offline';
 import { doorConfirm, pickup } from './pickup';
 import { depositUndo } from './depositUndo';
 import { doorFault } from './doorFault';
@@ -55,6 +56,10 @@ export function terminalRouter(services: Services): Router {
   // The live link's upload (docs/terminal-extensions.md); the link itself is an upgrade
   // of `GET /terminal/v1/link`, handled beside Koa (link/hub.ts).
   router.post('/link/logs/:commandId', online, uploadLogBundle(sql));
+  // A locker that works on its own through an outage ("Offline operation").
+  router.get('/offline/pickups', online, offlinePickups(sql));
+  router.get('/offline/deposits', online, offlineDeposits(services));
+  router.post('/offline/deposit', online, offlineDeposit(services));
   router.post(
     '/heartbeat',
     authenticateTerminal(sql, authCache, { allowOffline: true }),

@@ -141,6 +141,23 @@ export const en = {
     controller_unreachable: 'The doors cannot be opened right now.',
   },
   offline: 'Connection problems: some services may be unavailable.',
+  // The locker working on its own through an outage (issue 25).
+  onItsOwn: {
+    title: 'Working on its own',
+    home: 'The locker cannot reach the parcel service right now, so it is working on its own. Picking up a parcel with your code works as usual.',
+    homeCourier:
+      'Couriers can deposit parcels as usual; recipients get their code once the service is back.',
+    notNow: 'Returns are possible again once the service is back.',
+    pickup: 'The locker is working on its own: your code works as usual.',
+    courier:
+      'The locker is working on its own: your deposits are recorded and sent to the service when it is back.',
+    // A courier signed in on the kiosk's own: no name is kept there to greet them by.
+    courierHello: 'Hello',
+  },
+  // Pickup without typing: the camera reads the QR code of the recipient's page.
+  scan: {
+    hint: 'Or hold the QR code from your SMS link up to the camera.',
+  },
   support: 'Support: {{phone}}',
   service: {
     title: 'Service menu',

@@ -139,6 +139,23 @@ export const sq: Messages = {
     controller_unreachable: 'Dyert nuk mund të hapen tani.',
   },
   offline: 'Probleme me lidhjen: disa shërbime mund të mos jenë të disponueshme.',
+  // The locker working on its own through an outage (issue 25).
+  onItsOwn: {
+    title: 'Po punon më vete',
+    home: 'Stacioni nuk lidhet dot me shërbimin e pakove tani, prandaj po punon më vete. Marrja e pakos me kodin tuaj funksionon si zakonisht.',
+    homeCourier:
+      'Korrierët mund të lënë pako si zakonisht; marrësit e marrin kodin sapo shërbimi të kthehet.',
+    notNow: 'Kthimet janë të mundshme sërish sapo shërbimi të kthehet.',
+    pickup: 'Stacioni po punon më vete: kodi juaj funksionon si zakonisht.',
+    courier:
+      'Stacioni po punon më vete: pakot që lini regjistrohen dhe i dërgohen shërbimit sapo të kthehet.',
+    // A courier signed in on the kiosk's own: no name is kept there to greet them by.
+    courierHello: 'Përshëndetje',
+  },
+  // Pickup without typing: the camera reads the QR code of the recipient's page.
+  scan: {
+    hint: 'Ose mbajeni kodin QR nga lidhja në SMS para kamerës.',
+  },
   support: 'Mbështetja: {{phone}}',
   service: {
     title: 'Menyja e shërbimit',

@@ -137,6 +137,23 @@ export const sr: Messages = {
     controller_unreachable: 'Vrata trenutno ne mogu da se otvore.',
   },
   offline: 'Problemi sa vezom: neke usluge možda nisu dostupne.',
+  // The locker working on its own through an outage (issue 25).
+  onItsOwn: {
+    title: 'Radi samostalno',
+    home: 'Paketomat trenutno ne može da se poveže sa servisom, pa radi samostalno. Preuzimanje paketa vašim kodom radi kao i obično.',
+    homeCourier:
+      'Kuriri mogu da ostavljaju pakete kao i obično; primaoci dobijaju kod čim servis ponovo proradi.',
+    notNow: 'Vraćanje paketa biće ponovo moguće čim servis proradi.',
+    pickup: 'Paketomat radi samostalno: vaš kod radi kao i obično.',
+    courier:
+      'Paketomat radi samostalno: vaše dostave se beleže i šalju servisu čim ponovo proradi.',
+    // A courier signed in on the kiosk's own: no name is kept there to greet them by.
+    courierHello: 'Zdravo',
+  },
+  // Pickup without typing: the camera reads the QR code of the recipient's page.
+  scan: {
+    hint: 'Ili prinesite kameri QR kod sa linka iz SMS-a.',
+  },
   support: 'Podrška: {{phone}}',
   service: {
     title: 'Servisni meni',

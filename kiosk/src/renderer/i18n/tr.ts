@@ -137,6 +137,23 @@ export const tr: Messages = {
     controller_unreachable: 'Kapaklar şu anda açılamıyor.',
   },
   offline: 'Bağlantı sorunu: bazı hizmetler kullanılamayabilir.',
+  // The locker working on its own through an outage (issue 25).
+  onItsOwn: {
+    title: 'Kendi başına çalışıyor',
+    home: 'Dolap şu anda kargo hizmetine bağlanamıyor, bu yüzden kendi başına çalışıyor. Kodunuzla paket teslim almak her zamanki gibi çalışır.',
+    homeCourier:
+      'Kuryeler paketleri her zamanki gibi bırakabilir; alıcılar kodlarını hizmet geri geldiğinde alır.',
+    notNow: 'İadeler hizmet geri geldiğinde yeniden mümkün olacak.',
+    pickup: 'Dolap kendi başına çalışıyor: kodunuz her zamanki gibi çalışır.',
+    courier:
+      'Dolap kendi başına çalışıyor: bıraktığınız paketler kaydedilir ve hizmet geri geldiğinde iletilir.',
+    // A courier signed in on the kiosk's own: no name is kept there to greet them by.
+    courierHello: 'Merhaba',
+  },
+  // Pickup without typing: the camera reads the QR code of the recipient's page.
+  scan: {
+    hint: 'Ya da SMS bağlantısındaki QR kodu kameraya gösterin.',
+  },
   support: 'Destek: {{phone}}',
   service: {
     title: 'Servis menüsü',

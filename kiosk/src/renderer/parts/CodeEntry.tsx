@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { DoorOpened, DoorUnknown, KioskState, Refusal } from '../../bridge/api';
 import { BackButton } from './BackButton';
+import { CameraScanner } from './CameraScanner';
 import { staleOf, type Stale } from './doorStep';
 import { Keypad } from './Keypad';
 import { Screen } from './Screen';
@@ -25,18 +26,23 @@ export function CodeEntry(props: {
   request: (value: string) => Promise<DoorOpened | DoorUnknown | Refusal>;
   /** The door screen, once a door opened. */
   opened: (door: OpenedDoor) => ReactNode;
+  /**
+   * The camera reads QR codes too: what it reads that `accept` takes is sent as if typed
+   * (the same request, the same rate limit); `hint` says so under its picture.
+   */
+  camera?: { accept: (text: string) => boolean; hint: string };
 }) {
   const { state, back } = props;
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   const [opened, setOpened] = useState<OpenedDoor | null>(null);
   const refusal = useRefusal(props.task, state);
-  const submit = async () => {
+  const submit = async (typed = value) => {
     setBusy(true);
     refusal.clear();
     // The session on screen now is not this person's (DoorScreen tells them apart).
     const stale = staleOf(state.session);
-    const answer = await props.request(value).catch((): Refusal => ({ kind: 'unavailable' }));
+    const answer = await props.request(typed).catch((): Refusal => ({ kind: 'unavailable' }));
     setBusy(false);
     if (isRefusal(answer)) refusal.refuse(answer);
     else setOpened({ door: answer.door, stale });
@@ -48,6 +54,20 @@ export function CodeEntry(props: {
       heading={props.heading}
       instruction={props.instruction}
       message={refusal.message}
+      info={
+        props.camera && (
+          <CameraScanner
+            hint={props.camera.hint}
+            paused={busy || refusal.locked}
+            onCode={(text) => {
+              if (!props.camera?.accept(text)) return;
+              // Shown as if typed, then sent: a refusal keeps it for a correction.
+              setValue(text);
+              void submit(text);
+            }}
+          />
+        )
+      }
       actions={<BackButton onClick={back} />}
       main={
         <Keypad

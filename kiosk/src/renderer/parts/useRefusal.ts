@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KioskState, Refusal } from '../../bridge/api';
-import { outOfService, reasonKey } from '../kioskView';
+import { outOfService, reasonKey, workingAlone } from '../kioskView';
 import type { ScreenMessage } from './Screen';
 
 export type Shown = Refusal | { kind: 'unknown_courier' };
@@ -21,7 +21,13 @@ type Task = 'pickup' | 'return' | 'courier';
 export function useRefusal(task: Task, state: KioskState) {
   const { t } = useTranslation();
   const supportPhone = state.config?.support_phone ?? '';
-  const cause = outOfService(state);
+  const alone = workingAlone(state);
+  // On its own, the locker still hands out parcels (and takes couriers' deposits when it
+  // kept what they need); a return needs the service.
+  const cause =
+    alone && (task === 'return' || (task === 'courier' && !alone.deposit))
+      ? 'service_unreachable'
+      : outOfService(state);
   const [refusal, setRefusal] = useState<Shown | null>(null);
   const [seconds, setSeconds] = useState(0);
   useEffect(() => {
@@ -41,6 +47,12 @@ export function useRefusal(task: Task, state: KioskState) {
   }, [refusal]);
 
   let message: ScreenMessage | null = null;
+  if (alone && !cause && !refusal) {
+    message = {
+      text: t(task === 'courier' ? 'onItsOwn.courier' : 'onItsOwn.pickup'),
+      tone: 'info',
+    };
+  }
   if (cause) {
     message = {
       text: `${t('outOfService.title')}. ${t(reasonKey(cause))} ${t('outOfService.safe')}`,

@@ -1,3 +1,4 @@
+import { workingAlone } from '../kioskView';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Refusal } from '../../bridge/api';
@@ -124,7 +125,9 @@ export function CourierScreen(props: ScreenProps) {
   return (
     <Screen
       name="courier-ready"
-      heading={t('courier.hello', { name: courier.name })}
+      heading={
+        courier.name ? t('courier.hello', { name: courier.name }) : t('onItsOwn.courierHello')
+      }
       instruction={t('courier.scan')}
       message={refusal.message}
       info={
@@ -143,7 +146,7 @@ export function CourierScreen(props: ScreenProps) {
           <button
             type="button"
             className="secondary"
-            disabled={refusal.outOfService !== null}
+            disabled={refusal.outOfService !== null || workingAlone(state) !== null}
             onClick={() => setCollecting(true)}
           >
             {t('courier.collect')}

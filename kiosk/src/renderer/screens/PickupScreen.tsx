@@ -19,6 +19,7 @@ export function PickupScreen({ state, columns, home, back }: ScreenProps) {
       back={back}
       keypad={{ minLength: CODE_LENGTH, maxLength: CODE_LENGTH, groups: [4, 4] }}
       request={(code) => kiosk.pickup(code)}
+      camera={{ accept: (text) => /^\d{8}$/.test(text), hint: t('scan.hint') }}
       opened={({ door, stale }) => (
         <DoorScreen
           name="pickup-door"

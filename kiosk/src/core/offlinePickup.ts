@@ -1,0 +1,238 @@
+import { matchVerifiers, parseVerifier, type ParsedVerifier } from '@locker/shared/verifier';
+import type { KioskState, PickupResult } from '../bridge/api';
+import { AttemptWindow } from './attemptWindow';
+import type { TerminalClient } from './client';
+import type { KioskDatabase } from './database';
+import type { KioskLog } from './log';
+
+// A pickup while the service cannot be reached (docs/terminal-extensions.md, "Offline
+// operation"; threat model in docs/decisions.md). While online the kiosk keeps its own
+// station's pickup verifiers; offline it checks a typed code against them with the
+// service's rules (the spec's sliding window, one refusal for every wrong code), opens
+// the door through the same door session as an online pickup and queues the confirm with
+// the time the door shut. A parcel handed out here is never offered again by this kiosk.
+
+/** The spec's pickup limit: 10 attempts a minute per terminal, refused ones counted. */
+export const PICKUP_LIMIT = 10;
+
+/** What the offline pickup needs of the rest of the kiosk. */
+export interface OfflinePickupDeps {
+  db: KioskDatabase;
+  client: TerminalClient;
+  log: KioskLog;
+  /** The same door session an online pickup opens (DoorFlows.pickup). */
+  openDoor(door: number, shipmentId: string): Promise<PickupResult>;
+  /** The session the screen follows now: its id, once the door opened. */
+  currentSessionId(): number | null;
+  /** Every state the screen is sent, to follow the session to its end. */
+  onState(listener: (state: KioskState) => void): () => void;
+  now?: () => number;
+}
+
+interface StoredPickup {
+  shipment_id: string;
+  door: number;
+  collect_until: string;
+  verifier: string;
+}
+
+/**
+ * A verifier the kiosk may use (one parameter: now): the parcel still collectable, not
+ * handed out here, and not collected through this kiosk online with its confirm still
+ * queued (the service would still offer it; this kiosk must not, offline).
+ */
+const USABLE = `p.collect_until > ?
+  and not exists (select 1 from offline_handouts h
+                   where h.shipment_id = p.shipment_id and h.state in ('opened', 'collected'))
+  and not exists (select 1 from confirms c
+                   where c.kind = 'door' and json_extract(c.body, '$.shipmentId') = p.shipment_id
+                     and json_extract(c.body, '$.collected') = 1)`;
+
+export type Handout = 'opened' | 'collected' | 'left' | 'service_404';
+
+export class OfflinePickups {
+  private readonly now: () => number;
+  /** The verifiers parsed once per set, not per typed code. */
+  private parsed: { pickups: StoredPickup[]; verifiers: ParsedVerifier[] } | null = null;
+
+  constructor(private readonly d: OfflinePickupDeps) {
+    this.now = d.now ?? (() => Date.now());
+    this.window = new AttemptWindow(d.db, 'pickup', PICKUP_LIMIT, this.now);
+  }
+
+  /**
+   * The kiosk can hand out parcels on its own: it holds the verifier of at least one
+   * parcel it may still hand out. Holding none, it has nothing to do alone, and an outage
+   * is out of service, as before.
+   */
+  get ready(): boolean {
+    const now = new Date(this.now()).toISOString();
+    return (
+      this.d.db.prepare(`select 1 from offline_pickups p where ${USABLE} limit 1`).get(now) !==
+      undefined
+    );
+  }
+
+  /** How many verifiers the kiosk holds (for the maintenance view and the figures). */
+  held(): number {
+    return (this.d.db.prepare('select count(*) as n from offline_pickups').get() as { n: number })
+      .n;
+  }
+
+  /**
+   * Brings the set up to date: the ETag of the set held is sent, so an unchanged set costs
+   * a 304. A new set replaces the old one whole, in one transaction.
+   */
+  async sync(): Promise<void> {
+    const held = this.d.db.prepare("select etag from offline_sets where name = 'pickups'").get() as
+      { etag: string | null } | undefined;
+    const answer = await this.d.client.offlinePickups(held?.etag ?? null);
+    if (!answer.ok || answer.value === null) return;
+    const { set, etag } = answer.value;
+    const insert = this.d.db.prepare(
+      'insert into offline_pickups (shipment_id, door, collect_until, verifier) values (?, ?, ?, ?)',
+    );
+    this.d.db.transaction(() => {
+      this.d.db.prepare('delete from offline_pickups').run();
+      for (const p of set.pickups) insert.run(p.shipmentId, p.door, p.collectUntil, p.verifier);
+      this.d.db
+        .prepare(
+          `insert into offline_sets (name, etag, version, received_at) values ('pickups', ?, ?, ?)
+           on conflict (name) do update set etag = excluded.etag, version = excluded.version,
+                                            received_at = excluded.received_at`,
+        )
+        .run(etag, set.version, this.now());
+      // A handout the service has settled (the parcel left its set and no report of it
+      // waits) is forgotten; one it answered 404 is kept for the operator.
+      this.d.db
+        .prepare(
+          `delete from offline_handouts
+            where state in ('collected', 'left')
+              and shipment_id not in (select shipment_id from offline_pickups)
+              and not exists (select 1 from confirms
+                               where json_extract(confirms.body, '$.shipmentId') = offline_handouts.shipment_id)`,
+        )
+        .run();
+    })();
+    this.parsed = null;
+    this.d.log.debug({ version: set.version, verifiers: set.pickups.length }, 'offline set');
+  }
+
+  /**
+   * The spec's pickup limit, counted the way the service counts it (attemptWindow.ts),
+   * on disk; online attempts are counted too, so going offline opens no fresh window.
+   */
+  readonly window: AttemptWindow;
+
+  /** An attempt sent to the service (which judges it): counted here, not judged. */
+  countOnline(): void {
+    this.window.record();
+  }
+
+  /** Whether this kiosk handed the parcel out on its own: then it is never offered again. */
+  handedOut(shipmentId: string): boolean {
+    const row = this.d.db
+      .prepare('select state from offline_handouts where shipment_id = ?')
+      .get(shipmentId) as { state: Handout } | undefined;
+    // Until the service has answered its confirm: then the service's word stands (a
+    // parcel it handled otherwise may come back with a new code).
+    return row?.state === 'opened' || row?.state === 'collected';
+  }
+
+  handout(shipmentId: string): { state: Handout; note: string | null } | undefined {
+    return this.d.db
+      .prepare('select state, note from offline_handouts where shipment_id = ?')
+      .get(shipmentId) as { state: Handout; note: string | null } | undefined;
+  }
+
+  /**
+   * The parcel a typed code opens, checked the way the service checks it: exactly the
+   * characters typed, against the verifiers of parcels still collectable here and not
+   * handed out already. Null for a wrong, foreign or already-collected code alike.
+   */
+  async match(code: string): Promise<{ shipmentId: string; door: number } | null> {
+    const now = new Date(this.now()).toISOString();
+    this.d.db.prepare('delete from offline_pickups where collect_until <= ?').run(now);
+    this.parsed ??= (() => {
+      const pickups = this.d.db
+        .prepare('select shipment_id, door, collect_until, verifier from offline_pickups')
+        .all() as StoredPickup[];
+      const usable = pickups
+        .map((p) => ({ p, v: parseVerifier(p.verifier) }))
+        .filter((x): x is { p: StoredPickup; v: ParsedVerifier } => x.v !== null);
+      return { pickups: usable.map((x) => x.p), verifiers: usable.map((x) => x.v) };
+    })();
+    const { pickups, verifiers } = this.parsed;
+    const usable = this.d.db.prepare(
+      `select 1 from offline_pickups p where p.shipment_id = ? and ${USABLE}`,
+    );
+    const found = (await matchVerifiers(code, verifiers))
+      .map((i) => pickups[i]!)
+      .find((p) => usable.get(p.shipment_id, now) !== undefined);
+    return found ? { shipmentId: found.shipment_id, door: found.door } : null;
+  }
+
+  /**
+   * The offline pickup: counted, checked, the door opened by the same door session as an
+   * online pickup; the confirm goes through the durable queue when the door shuts (the
+   * door session queues it, with that time). The parcel is marked handed out as its door
+   * opens, so it is never offered twice; a door shut on the parcel (the sensor sees it
+   * still inside) offers it again.
+   */
+  async pickup(code: string, counted = false): Promise<PickupResult> {
+    const judged = counted ? this.window.judge() : this.window.attempt();
+    if (!judged.allowed) {
+      this.d.log.warn({ offline: true }, 'pickup attempts over the limit');
+      return { kind: 'rate_limited', retryAfterSeconds: judged.retryAfterSeconds };
+    }
+    const parcel = await this.match(code);
+    if (!parcel) return { kind: 'invalid_code' };
+    this.d.db
+      .prepare(
+        `insert into offline_handouts (shipment_id, door, state, opened_at) values (?, ?, 'opened', ?)
+         on conflict (shipment_id) do update set state = 'opened', opened_at = excluded.opened_at`,
+      )
+      .run(parcel.shipmentId, parcel.door, new Date(this.now()).toISOString());
+    this.d.log.info(
+      { offline: true, door: parcel.door, shipment_id: parcel.shipmentId },
+      'pickup verified on the kiosk',
+    );
+    const result = await this.d.openDoor(parcel.door, parcel.shipmentId);
+    const session = this.d.currentSessionId();
+    if ((result.kind === 'door_open' || result.kind === 'door_unknown') && session !== null)
+      this.follow(session, parcel.shipmentId);
+    else this.settle(parcel.shipmentId, 'left', null);
+    return result;
+  }
+
+  /** The door session's end decides: taken (collected), or left inside (offered again). */
+  private follow(sessionId: number, shipmentId: string): void {
+    const stop = this.d.onState((state) => {
+      const s = state.session;
+      if (!s || s.id !== sessionId || s.phase !== 'reported') return;
+      stop();
+      this.settle(shipmentId, s.itemPresent ? 'left' : 'collected', s.since);
+    });
+  }
+
+  private settle(shipmentId: string, state: 'collected' | 'left', closedAt: string | null): void {
+    this.d.db
+      .prepare('update offline_handouts set state = ?, closed_at = ? where shipment_id = ?')
+      .run(state, closedAt, shipmentId);
+  }
+
+  /**
+   * The service answered the confirm of a parcel handed out here 404: it had the parcel
+   * otherwise meanwhile (and alerts operations with both stories). The kiosk keeps its
+   * story too, and says so in its log for monitoring.
+   */
+  confirmNotFound(shipmentId: string): void {
+    const row = this.handout(shipmentId);
+    if (!row || row.state !== 'collected') return;
+    const note = 'collected here while offline; the service answered 404 (handled otherwise)';
+    this.d.db
+      .prepare("update offline_handouts set state = 'service_404', note = ? where shipment_id = ?")
+      .run(note, shipmentId);
+    this.d.log.warn({ alert: 'offline_pickup_conflict', shipment_id: shipmentId }, note);
+  }
+}

@@ -1,0 +1,315 @@
+import {
+  OfflineDepositRequestSchema,
+  type DepositResponse,
+  type OfflineDepositsResponse,
+  type OfflinePickupsResponse,
+  type Size,
+} from '@locker/shared';
+import { courierVerifierSalt, makeVerifier, stationVerifierSalt } from '@locker/shared/verifier';
+import { createHash } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Sql, TransactionSql } from '../db/connect';
+import type { Logger } from '../logger';
+import type { Services } from '../services';
+import { transaction } from '../db/transaction';
+import { readJson } from '../http/body';
+import { problem } from '../http/problem';
+import { validate } from '../http/validate';
+import { stationOf } from './auth';
+import { drawCode, placeOfflineDeposit } from './deposit';
+import { reportedTime } from './reportedTime';
+
+// The service's side of a locker that works on its own through an outage
+// (docs/terminal-extensions.md, "Offline operation"): the verifiers its kiosk keeps, and
+// the alerts raised when a report made offline meets a parcel the service handled
+// otherwise meanwhile.
+
+/** A pickup code's offline verifier, salted with its station's key (`@locker/shared/verifier`). */
+export function offlineVerifier(
+  { config }: Pick<Services, 'config'>,
+  stationId: string,
+  code: string,
+): Promise<string> {
+  return makeVerifier(code, stationVerifierSalt(config.pickupCodeSecret, stationId));
+}
+
+function etagMatches(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * `GET /terminal/v1/offline/pickups`: the verifiers of the parcels awaiting pickup at the
+ * terminal's station, with their door and the time until which the kiosk may hand them
+ * out on its own. A parcel enters or leaves the set only with a change of its door's
+ * contents, which bumps the station's cabinet version: that is the set's version and
+ * ETag, so an unchanged poll is a 304 that costs the authentication (cached) and nothing
+ * more.
+ */
+export function offlinePickups(sql: Sql): Middleware {
+  return async (ctx) => {
+    const station = stationOf(ctx.state.terminal);
+    const etag = `"pickups-${station.id.slice(0, 8)}-${station.cabinetVersion}"`;
+    ctx.set('ETag', etag);
+    ctx.set('Cache-Control', 'no-cache, no-store');
+    const ifNoneMatch = ctx.get('If-None-Match');
+    if (ifNoneMatch && etagMatches(ifNoneMatch, etag)) {
+      ctx.status = 304;
+      return;
+    }
+    const rows = await sql<
+      { id: string; position: number; verifier: string; collect_until: Date }[]
+    >`
+      select sh.id, d.position, sh.offline_verifier as verifier,
+             sh.deposited_at + make_interval(hours => s.max_storage_hours) as collect_until
+        from shipments sh
+        join stations s on s.id = sh.destination_station_id
+        join door_occupancy o on o.shipment_id = sh.id and o.kind = 'delivery'
+        join doors d on d.id = o.door_id
+       where sh.destination_station_id = ${station.id}
+         and sh.status = 'ready_for_pickup'
+         and sh.offline_verifier is not null
+       order by d.position`;
+    const body: OfflinePickupsResponse = {
+      version: station.cabinetVersion,
+      pickups: rows.map((r) => ({
+        shipmentId: r.id,
+        door: r.position,
+        collectUntil: r.collect_until.toISOString(),
+        verifier: r.verifier,
+      })),
+    };
+    ctx.body = body;
+  };
+}
+
+/** The alert kinds a report made offline can raise (log line `"alert":KIND`). */
+export type OfflineAlertKind = 'offline_pickup_conflict' | 'offline_deposit_conflict';
+
+/**
+ * Raises an operator alert the way the service does today: an `alerts` row (in the
+ * caller's transaction, when given) and a log line monitoring matches. The one place an
+ * offline conflict is raised, so the operations API's alert lifecycle has one call to move.
+ */
+export async function raiseOfflineAlert(
+  sql: Sql | TransactionSql,
+  logger: Logger,
+  alert: {
+    kind: OfflineAlertKind;
+    terminalId: string;
+    stationId: string;
+    /** The parcel it is about: one open alert per parcel, so no story overwrites another. */
+    parcel: string;
+    message: string;
+  },
+  fields: Record<string, unknown> = {},
+): Promise<void> {
+  // The alert lifecycle (migration 010) folds an alert into the open one of its condition,
+  // keeping only the newest message: by default one per kind and terminal, which would
+  // let a second parcel's conflict replace the first's story. Keyed by parcel instead; a
+  // kiosk's resend of the same report still folds into it.
+  await sql`
+    insert into alerts (kind, terminal_id, station_id, condition_key, message)
+    values (${alert.kind}, ${alert.terminalId}, ${alert.stationId},
+            ${`${alert.kind}:${alert.parcel}`}, ${alert.message})`;
+  logger.warn(
+    { alert: alert.kind, terminal_id: alert.terminalId, station_id: alert.stationId, ...fields },
+    alert.message,
+  );
+}
+
+/**
+ * A `collected: true` confirm that found no parcel awaiting collection: a repeat of a
+ * confirm that got through (the parcel is `collected`: nothing to say), or a parcel the
+ * service handled otherwise while the kiosk handed it out (a courier took it out, its
+ * deposit was undone): then both stories go to operations, since the door was opened
+ * and the parcel is gone while the service recorded something else. The answer stays the
+ * spec's 404. Only a parcel that was at this station is considered.
+ */
+export async function noteConfirmConflict(
+  { sql, logger }: Pick<Services, 'sql' | 'logger'>,
+  terminal: { id: string; stationId: string; stationCode: string },
+  shipmentId: string,
+  at: Date,
+): Promise<void> {
+  const [row] = await sql<
+    {
+      tracking_number: string;
+      status: string;
+      status_at: Date;
+      slot_no: number | null;
+      door: number | null;
+    }[]
+  >`
+    select sh.tracking_number, sh.status, sh.status_at, sh.slot_no,
+           (select d.position from door_occupancy o join doors d on d.id = o.door_id
+             where o.shipment_id = sh.id) as door
+      from shipments sh
+     where sh.id = ${shipmentId}
+       and exists (select 1 from tracking_events t
+                    where t.shipment_id = sh.id and t.status = 'ready_for_pickup'
+                      and t.station_id = ${terminal.stationId})`;
+  if (!row || row.status === 'collected') return;
+  const service = `the service has it ${row.status} since ${row.status_at.toISOString()}${
+    row.door === null ? '' : ` in door ${row.door}`
+  }`;
+  await raiseOfflineAlert(
+    sql,
+    logger,
+    {
+      kind: 'offline_pickup_conflict',
+      terminalId: terminal.id,
+      stationId: terminal.stationId,
+      parcel: shipmentId,
+      message: `parcel ${row.tracking_number} at ${terminal.stationCode}: the kiosk reports it collected at ${at.toISOString()}${
+        row.slot_no === null ? '' : ` (its door was ${row.slot_no})`
+      }; ${service}. Check the door and the parcel's story.`,
+    },
+    { shipment_id: shipmentId, tracking_number: row.tracking_number, kiosk_at: at },
+  );
+}
+
+/** Couriers who deposited at a station this recently may deposit there on its own. */
+const COURIER_RECENT_DAYS = 90;
+
+/**
+ * `GET /terminal/v1/offline/deposits`: the station's doors as the service knows them, the
+ * parcels it expects (tracking number and size, nothing personal) and verifiers of the
+ * couriers who deposited here in the last 90 days (each made once, the first time it is
+ * needed, and kept). Its ETag is a digest of the answer: a 304 saves the transfer, not
+ * the reading, so kiosks poll it every minute, not every 15 s.
+ */
+export function offlineDeposits(services: Services): Middleware {
+  const { sql, config } = services;
+  return async (ctx) => {
+    const station = stationOf(ctx.state.terminal);
+    const [doors, expected, couriers] = await Promise.all([
+      sql<{ position: number; size: Size | null; free: boolean }[]>`
+        select d.position, d.size,
+               (not d.out_of_service and d.size is not null
+                and not exists (select 1 from door_occupancy o where o.door_id = d.id)) as free
+          from doors d where d.station_id = ${station.id} order by d.position`,
+      sql<{ tracking_number: string; parcel_size: Size }[]>`
+        select tracking_number, parcel_size from shipments
+         where destination_station_id = ${station.id} and status = 'booked'
+         order by tracking_number`,
+      sql<{ id: string; number: string; offline_verifier: string | null }[]>`
+        select c.id, c.number, c.offline_verifier from couriers c
+         where c.active and exists (
+           select 1 from shipments sh
+            where sh.destination_station_id = ${station.id} and sh.deposited_by = c.id
+              and sh.deposited_at > now() - make_interval(days => ${COURIER_RECENT_DAYS}))
+         order by c.id`,
+    ]);
+    const salt = courierVerifierSalt(config.pickupCodeSecret);
+    for (const courier of couriers.filter((c) => c.offline_verifier === null)) {
+      courier.offline_verifier = await makeVerifier(courier.number, salt);
+      await sql`
+        update couriers set offline_verifier = ${courier.offline_verifier}
+         where id = ${courier.id} and offline_verifier is null`;
+    }
+    const body: OfflineDepositsResponse = {
+      doors,
+      expected: expected.map((e) => ({ trackingNumber: e.tracking_number, size: e.parcel_size })),
+      couriers: couriers.map((c) => c.offline_verifier!),
+    };
+    const text = JSON.stringify(body);
+    const etag = `"deposits-${createHash('sha256').update(text).digest('base64url').slice(0, 22)}"`;
+    ctx.set('ETag', etag);
+    ctx.set('Cache-Control', 'no-cache, no-store');
+    const ifNoneMatch = ctx.get('If-None-Match');
+    if (ifNoneMatch && etagMatches(ifNoneMatch, etag)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = 'application/json';
+    ctx.body = text;
+  };
+}
+
+/**
+ * `POST /terminal/v1/offline/deposit`: a deposit the kiosk made on its own, with its door.
+ * Recorded as a deposit into that door (the code drawn, stored, and only then its SMS
+ * queued, once), at `occurred_at`. When the service cannot record it (the door holds
+ * something else as far as it knows; the parcel is no longer expected here), nothing is
+ * recorded as a deposit, the door is taken out of service so nothing else is sent into
+ * it, operations are alerted with both stories, and the answer is 404 like a repeat.
+ */
+export function offlineDeposit(services: Services): Middleware {
+  const { sql, logger } = services;
+  return async (ctx) => {
+    const request = validate(OfflineDepositRequestSchema, await readJson(ctx));
+    const at = reportedTime(request.occurred_at);
+    const station = stationOf(ctx.state.terminal);
+    const terminalId = ctx.state.terminal.id;
+    const drawn = await drawCode(services, station.id);
+    const outcome = await transaction(sql, async (tx) => {
+      const placed = await placeOfflineDeposit(
+        tx,
+        services,
+        station,
+        request,
+        at,
+        { log: ctx.state.log, terminalId },
+        drawn,
+      );
+      if (placed.kind === 'deposited' || placed.kind === 'courier_not_verified') return placed;
+      const [known] = await tx<
+        { status: string; station_code: string | null; slot_no: number | null }[]
+      >`
+        select sh.status, st.code as station_code, sh.slot_no
+          from shipments sh left join stations st on st.id = sh.destination_station_id
+         where sh.tracking_number = ${request.trackingNumber}`;
+      // A repeat of a deposit already recorded: nothing to say.
+      if (
+        known?.status === 'ready_for_pickup' &&
+        known.station_code === station.code &&
+        known.slot_no === request.door
+      )
+        return { kind: 'repeat' as const };
+      // Why and by whom, for operations (an operator's earlier reason is not overwritten).
+      const reason = `offline deposit of ${request.trackingNumber} the service could not record (reported by the kiosk)`;
+      const [door] = await tx<{ tracking_number: string | null }[]>`
+        update doors d set out_of_service = true,
+               out_of_service_reason = case when out_of_service then out_of_service_reason else ${reason} end,
+               out_of_service_by = case when out_of_service then out_of_service_by else 'terminal' end
+         where d.station_id = ${station.id} and d.position = ${request.door}
+        returning (select sh.tracking_number from door_occupancy o
+                     join shipments sh on sh.id = o.shipment_id where o.door_id = d.id)`;
+      const service =
+        placed.kind === 'door_taken'
+          ? `the service has door ${request.door} holding ${door?.tracking_number ?? 'a held return'}`
+          : known
+            ? `the service has the parcel ${known.status}${
+                known.station_code ? ` for station ${known.station_code}` : ''
+              }`
+            : 'the service knows no such parcel';
+      await raiseOfflineAlert(
+        tx,
+        logger,
+        {
+          kind: 'offline_deposit_conflict',
+          terminalId,
+          stationId: station.id,
+          parcel: `${station.id}:${request.trackingNumber}`,
+          message: `parcel ${request.trackingNumber} at ${station.code}: the kiosk reports it deposited by courier ${request.courierNo} into door ${request.door} at ${at.toISOString()}; ${service}. Door ${request.door} is taken out of service until someone checks it.`,
+        },
+        { tracking_number: request.trackingNumber, door: request.door, kiosk_at: at },
+      );
+      return placed;
+    });
+    if (outcome.kind !== 'deposited') {
+      await services.cabinetChanged(station.id);
+      throw problem.notFound('No parcel awaiting deposit can go into that door at this station.');
+    }
+    await services.cabinetChanged(station.id, outcome.cabinetVersion);
+    services.nudge.sms();
+    services.nudge.webhooks();
+    const body: DepositResponse = {
+      ok: true,
+      door: outcome.door,
+      trackingNumber: outcome.trackingNumber,
+    };
+    ctx.body = body;
+  };
+}
