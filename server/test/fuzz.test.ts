@@ -292,6 +292,44 @@ const targets = (): Target[] => [
     })),
   },
   {
+    name: 'POST /enrol',
+    operation: 'post /terminal/v1/enrol',
+    auth: 'none',
+    request: post('/terminal/v1/enrol', () => ({ code: '4821-0937-55' })),
+  },
+  {
+    name: 'POST /credentials',
+    operation: 'post /terminal/v1/credentials',
+    auth: 'terminal',
+    request: fc.option(bodyNear({})).map((body) => ({
+      method: 'POST',
+      path: '/terminal/v1/credentials',
+      ...(body === null ? {} : { body }),
+    })),
+  },
+  {
+    name: 'GET /update',
+    operation: 'get /terminal/v1/update',
+    auth: 'terminal',
+    request: get(fc.constant('/terminal/v1/update')),
+  },
+  {
+    name: 'GET /update/bundle/{version}',
+    operation: 'get /terminal/v1/update/bundle/{version}',
+    auth: 'terminal',
+    request: get(
+      fc
+        .oneof(fc.constant('2.4.0'), nastyString)
+        .map((v) => `/terminal/v1/update/bundle/${pathSegment(v)}`),
+    ),
+  },
+  {
+    name: 'POST /update/report',
+    operation: 'post /terminal/v1/update/report',
+    auth: 'terminal',
+    request: post('/terminal/v1/update/report', () => ({ version: '2.4.0', outcome: 'running' })),
+  },
+  {
     name: 'POST /heartbeat',
     operation: 'post /terminal/v1/heartbeat',
     auth: 'terminal',
@@ -328,6 +366,25 @@ const targets = (): Target[] => [
       door: 9,
       occurred_at: occurredAt(),
     })),
+  },
+  {
+    // The live link's log upload: no `upload_logs` command was sent, so whatever the
+    // command id and the body (gzip or not), nothing is kept.
+    name: 'POST /link/logs/{commandId}',
+    operation: 'post /terminal/v1/link/logs/{commandId}',
+    auth: 'terminal',
+    request: fc
+      .tuple(
+        fc.oneof(fc.uuid(), nastyString),
+        fc.oneof(fc.string(), fc.constant('\x1f\x8b' + 'x'.repeat(30))),
+        fc.constantFrom('application/gzip', 'application/json', 'text/plain'),
+      )
+      .map(([commandId, body, type]) => ({
+        method: 'POST',
+        path: `/terminal/v1/link/logs/${pathSegment(commandId)}`,
+        body,
+        headers: { 'content-type': type },
+      })),
   },
   {
     name: 'POST /api/v1/shipments',
