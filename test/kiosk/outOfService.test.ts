@@ -54,8 +54,10 @@ describe('a service that adds fields to every answer', () => {
     await scene.terminal.api.post('/terminal/v1/pickup', { code });
     const configFile = writeTestKioskConfig(proxy.url, scene.terminal.token);
     const dataDir = loadKioskConfig(configFile).dataDir;
-    // The last run shut the door and queued the confirm, then stopped before sending it.
-    const closedAt = new Date(Date.now() - 60_000).toISOString();
+    // The last run shut the door and queued the confirm, then stopped before sending it
+    // (dated after the deposit: an earlier report is recorded at its arrival, migration 013).
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const closedAt = new Date().toISOString();
     const db = openKioskDatabase(dataDir);
     db.prepare(
       'insert into confirms (kind, body, occurred_at, next_attempt_at, created_at) values (?, ?, ?, ?, ?)',

@@ -53,13 +53,22 @@ const rowsOf = (db: ReturnType<typeof queueFor>['db']) =>
   ).map((r) => ({ ...r, body: JSON.parse(r.body) as Record<string, unknown> }));
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+/**
+ * A moment after everything the test did so far. A report dated before its parcel's
+ * deposit would be recorded at its arrival instead (migration 013: a history never runs
+ * backwards), so the reports here are dated after the deposits they follow.
+ */
+const momentLater = async () => {
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  return new Date();
+};
 
 describe('ReportQueue', () => {
   it('sends a door confirm with its door-close time and forgets it on 200, and forgets a repeat on 404', async () => {
     const scene = await stack.scene('1:S');
     const { shipment } = await scene.deposit();
     const { queue } = queueFor(scene.terminal.token);
-    const closedAt = minutesAgo(3);
+    const closedAt = await momentLater();
     queue.add('door', { shipmentId: shipment.id, collected: true }, closedAt);
     queue.add('door', { shipmentId: shipment.id, collected: true }, closedAt);
     expect(queue.pending()).toBe(2);
@@ -77,10 +86,12 @@ describe('ReportQueue', () => {
     const unreachable = queueFor(scene.terminal.token, 'http://127.0.0.1:9');
     // The customer cancelled the return (door released), a parcel was collected, then
     // the return's door was seen to hold the parcel after all.
-    const closedAt = minutesAgo(2);
-    unreachable.queue.add('return', { returnId, deposited: false }, minutesAgo(3));
+    const cancelledAt = await momentLater();
+    const closedAt = await momentLater();
+    const foundAt = await momentLater();
+    unreachable.queue.add('return', { returnId, deposited: false }, cancelledAt);
     unreachable.queue.add('door', { shipmentId: shipment.id, collected: true }, closedAt);
-    unreachable.queue.add('return', { returnId, deposited: true }, minutesAgo(1));
+    unreachable.queue.add('return', { returnId, deposited: true }, foundAt);
     await unreachable.queue.retryNow();
     // Kept as written; the return's second report was not even tried while its first waits.
     expect(rowsOf(unreachable.db)).toEqual([

@@ -95,8 +95,8 @@ describe('the OpenAPI document agrees with the server', () => {
     const swapped = (value: string) =>
       swaps.reduce((text, [from, to]) => text.replaceAll(from, to), value);
 
-    // The terminal and merchant interfaces (the operations interface, /ops/v1, has its own
-    // tests in src/opsApi: its answers need a signed-in operator with a second factor).
+    // The terminal and merchant interfaces (the operations interface, /ops/v1, has its own:
+    // src/opsApi/examples.test.ts, as a signed-in operator with a second factor).
     const operations = Object.entries(doc.paths)
       .filter(([path]) => !path.startsWith('/ops/'))
       .flatMap(([path, methods]) =>

@@ -33,7 +33,7 @@ const MERCHANT_PROBLEMS: Record<number, string> = {
 
 const OPS_PROBLEMS: Record<number, string> = {
   ...TERMINAL_PROBLEMS,
-  400: '`invalid_json`: the body is not JSON',
+  400: '`invalid_json` (the body is not JSON), or `invalid_request` when signing in (a field breaks the schema; `errors` names each)',
   401: '`unauthorized` (no live session), or `second_factor_required` (half signed in)',
   403: '`forbidden`: a role or station outside the operator’s scope (audited), or an unsafe request from another Origin',
   409: 'the change conflicts with the current state (`code` says which)',

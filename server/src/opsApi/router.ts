@@ -15,6 +15,7 @@ import {
   RolloutRequestSchema,
   StationListQuerySchema,
   TerminalListQuerySchema,
+  text,
 } from '@locker/shared';
 import { Readable } from 'node:stream';
 import type { Context, Middleware } from 'koa';
@@ -75,10 +76,11 @@ async function bodyOf<S extends z.ZodType>(ctx: Context, schema: S): Promise<z.i
 const queryOf = <S extends z.ZodType>(ctx: Context, schema: S): z.infer<S> =>
   validate(schema, { ...ctx.query }, 'validation_failed');
 
+// Strings by the shared text rule: U+0000 or an unpaired surrogate is a 422, not a 500.
 const ListQuery = z.strictObject({
-  cursor: z.string().max(400).optional(),
+  cursor: text().max(400).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
-  q: z.string().trim().max(100).optional(),
+  q: text().trim().max(100).optional(),
   active: z.enum(['true', 'false']).optional(),
 });
 const Position = z.coerce.number().int().min(1).max(10_000);
