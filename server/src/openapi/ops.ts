@@ -117,7 +117,7 @@ function op(id: OpsOperationId, o: OpsOperation): ZodOpenApiOperationObject {
  * the kiosk has not answered within `wait_seconds`; poll GET /ops/v1/link/commands/{id}.
  */
 function accepted(o: ZodOpenApiOperationObject): ZodOpenApiOperationObject {
-  const ok = o.responses!['200'] as { content: { 'application/json': { example: unknown } } };
+  const ok = o.responses['200'] as { content: { 'application/json': { example: unknown } } };
   return {
     ...o,
     responses: {
@@ -310,7 +310,7 @@ export function opsPaths(): ZodOpenApiPathsObject {
           summary:
             'A second administrator approves a remote open held back by the limits (not the one who asked; within 5 minutes); answers as the open does',
           answer: { schema: LinkCommandViewSchema },
-          errors: [401, 403, 404, 409],
+          errors: [401, 403, 404, 409, 422],
           requestParams: commandId,
           requestBody: LinkCommandRequestSchema.pick({ wait_seconds: true }),
           bodyOptional: true,
