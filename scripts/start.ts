@@ -5,6 +5,7 @@
  * printed last, once everything is up. A failure to start is one sentence, exit status 1.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import {
@@ -18,6 +19,8 @@ import {
 } from '@locker/kiosk';
 import {
   REPO_ROOT,
+  generateLinkKey,
+  linkSigner,
   startServer,
   startupMessage,
   type Logger,
@@ -27,6 +30,25 @@ import { ensureConsoleBuilt } from '@locker/console/build';
 import { banner, demoOperator, demoScene, type Demo } from './demo';
 
 class StartError extends Error {}
+
+/**
+ * The live link's signing key: LINK_SIGNING_KEY when set, else a development key made
+ * once and kept in `.data/link-signing-key` (owner only), so the demo kiosk, which pins its
+ * public half, keeps trusting the service across restarts.
+ */
+function linkKey(): { seed: string; publicKey: string } {
+  const given = process.env.LINK_SIGNING_KEY?.trim();
+  if (given) return { seed: given, publicKey: linkSigner(given).publicKey };
+  const file = path.join(REPO_ROOT, '.data/link-signing-key');
+  if (existsSync(file)) {
+    const seed = readFileSync(file, 'utf8').trim();
+    return { seed, publicKey: linkSigner(seed).publicKey };
+  }
+  const key = generateLinkKey();
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, key.seed + '\n', { mode: 0o600 });
+  return key;
+}
 
 /** KIOSK_PORT, 8081 by default: where the kiosk's touchscreen page is served. */
 function kioskPort(): number {
@@ -58,7 +80,13 @@ async function ensureFree(port: number): Promise<void> {
  * The demo terminal's kiosk on a simulated cabinet whose doors shut by themselves 6 s
  * after opening, gaining a parcel after a deposit and losing it after a pickup.
  */
-async function startKiosk(serverUrl: string, demo: Demo, port: number, logger: Logger) {
+async function startKiosk(
+  serverUrl: string,
+  demo: Demo,
+  port: number,
+  logger: Logger,
+  linkPublicKey: string,
+) {
   await ensureFree(port);
   execFileSync('pnpm', ['--filter', '@locker/kiosk', 'build'], {
     cwd: REPO_ROOT,
@@ -78,6 +106,8 @@ async function startKiosk(serverUrl: string, demo: Demo, port: number, logger: L
       stateFile: './cabinet-state.json',
     },
     dataDir: './data',
+    // Commands over the live link are signed with the service's key; the kiosk pins it.
+    linkPublicKey,
     // The service menu works in the demo: its PIN is printed in the banner.
     technicianPinHash: hashTechnicianPin(demo.technicianPin),
   });
@@ -99,11 +129,12 @@ try {
   process.env.WEBHOOK_ALLOW_PRIVATE ||= 'true';
   // A newcomer's demo: the public development pickup secret is allowed, unless
   // PICKUP_CODE_SECRET says otherwise (and NODE_ENV=production still refuses it).
-  server = await startServer({ development: true });
+  const key = linkKey();
+  server = await startServer({ development: true, linkSigningKey: key.seed });
   const scene = await demoScene(server.sql);
   const demo = scene && (await demoOperator(server.sql, `http://127.0.0.1:${server.port}`, scene));
   const kiosk = demo
-    ? await startKiosk(`http://127.0.0.1:${server.port}`, demo, port, server.logger)
+    ? await startKiosk(`http://127.0.0.1:${server.port}`, demo, port, server.logger, key.publicKey)
     : undefined;
   const kioskUrl = kiosk?.host.url.replace(/\/$/, '');
   const places = {

@@ -31,6 +31,15 @@ export interface ServerConfig {
   /** Merchant interface requests per organization in any 60 s (an exact sliding window). */
   merchantRequestsPerMinute: number;
   /**
+   * The seed (base64, 32 bytes) of the Ed25519 key that signs commands to kiosks over the
+   * live link; unset: the link runs (door states, hints) but no command can be issued.
+   */
+  linkSigningKey: string | undefined;
+  /** How often the service pings each kiosk's link; a kiosk silent for two pings is dropped. */
+  linkPingSeconds: number;
+  /** A door seen open this long with no door session at it raises an alert. */
+  doorLeftOpenSeconds: number;
+  /**
    * Where recipients reach the service (the pickup SMS links to `/p/…` under it). Unset:
    * the address it listens on, which only suits development.
    */
@@ -156,6 +165,16 @@ const EnvSchema = z
     SWEEP_INTERVAL_MS: whole(10, 3_600_000).default(15_000),
     DB_POOL_SIZE: whole(1, 1000).default(20),
     MERCHANT_REQUESTS_PER_MINUTE: whole(1, 10_000_000).default(1200),
+    LINK_SIGNING_KEY: z
+      .string()
+      .trim()
+      .regex(
+        /^[A-Za-z0-9+/_-]{42,44}={0,2}$/,
+        'must be the base64 of a 32-byte Ed25519 seed (pnpm admin link keygen prints one)',
+      )
+      .optional(),
+    LINK_PING_SECONDS: whole(1, 3600).default(25),
+    DOOR_LEFT_OPEN_SECONDS: whole(1, 86_400).default(300),
     PUBLIC_URL: z
       .string()
       .trim()
@@ -310,6 +329,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     dbPoolSize: e.DB_POOL_SIZE,
     merchantRequestsPerMinute: e.MERCHANT_REQUESTS_PER_MINUTE,
+    linkSigningKey: e.LINK_SIGNING_KEY,
+    linkPingSeconds: e.LINK_PING_SECONDS,
+    doorLeftOpenSeconds: e.DOOR_LEFT_OPEN_SECONDS,
     publicUrl: e.PUBLIC_URL,
     opsSessionIdleMinutes: e.OPS_SESSION_IDLE_MINUTES,
     opsSessionAbsoluteHours: e.OPS_SESSION_ABSOLUTE_HOURS,

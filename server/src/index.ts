@@ -14,6 +14,7 @@ export {
 export * as admin from './admin/commands';
 export { runAdmin, type AdminIo } from './admin/run';
 export { createLogger, type Logger } from './logger';
+export { generateLinkKey, linkSigner } from './link/signing';
 // An operator account as `operator create` makes one (the demo's admin in `pnpm start`).
 export { createOperator } from './operators/accounts';
 export { cliActor } from './operators/audit';

@@ -29,6 +29,10 @@ import {
   TerminalAuthCache,
 } from './terminal/authCache';
 import { smsTransportFrom } from './sms/transports';
+import { LinkCommands } from './link/commands';
+import { alertDoorsLeftOpen } from './link/doorStates';
+import { LinkHub } from './link/hub';
+import { linkSigner } from './link/signing';
 import { AlertHub } from './alerts/stream';
 import { opsWebhookChannel, syncOpsWebhookTarget } from './alerts/webhook';
 
@@ -40,6 +44,10 @@ export interface RunningServer {
   config: ServerConfig;
   /** Runs the SMS and webhook deliveries once, now, and waits for them to finish. */
   deliverNow(): Promise<void>;
+  /** The live link: this instance's kiosk connections, and commands to any kiosk. */
+  link: Services['link'];
+  /** The link's sweep now: undelivered commands expired, doors left open alerted. */
+  sweepLink(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -137,6 +145,32 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     }),
   );
 
+  const linkHub = new LinkHub({
+    sql,
+    softSql,
+    authCache,
+    logger,
+    pingSeconds: config.linkPingSeconds,
+  });
+  await linkHub.start();
+  const linkCommands = new LinkCommands(
+    sql,
+    config.linkSigningKey ? linkSigner(config.linkSigningKey) : undefined,
+    logger,
+  );
+  const unlistenOutcomes = await linkCommands.listen();
+  const sweepLink = async () => {
+    await linkCommands.expireDue();
+    await alertDoorsLeftOpen(sql, logger, config.doorLeftOpenSeconds);
+  };
+  // Every second: a command's 60 s are counted to the second.
+  pollers.push(
+    startPoller('link', 1000, logger, async () => {
+      await sweepLink();
+      return false;
+    }),
+  );
+
   const services: Services = {
     sql,
     softSql,
@@ -148,9 +182,11 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       if (committedVersion) authCache.noteVersion(stationId, BigInt(committedVersion));
       else await noteCommittedVersion(sql, authCache, stationId);
     },
+    link: { hub: linkHub, commands: linkCommands },
     alertHub,
   };
   const http = createHttpServer(createApp(services).callback(), logger);
+  http.on('upgrade', (req, socket, head) => linkHub.upgrade(req, socket, head));
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('listening', resolve);
@@ -160,6 +196,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   } catch (error) {
     // A taken port: leave nothing running behind the one-sentence error.
     await Promise.all(pollers.map((p) => p.stop()));
+    await linkHub.close();
+    await unlistenOutcomes();
     await stopAlertHub();
     await unlisten();
     await Promise.all([sql.end({ timeout: 1 }), softSql.end({ timeout: 1 })]);
@@ -185,12 +223,17 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     deliverNow: async () => {
       await Promise.all([sms.runNow(), webhooks.runNow(), opsWebhooks?.runNow()]);
     },
+    link: services.link,
+    sweepLink,
     close: async () => {
+      // The links first: upgraded sockets are no longer the HTTP server's to close.
+      await linkHub.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
       });
       await Promise.all(pollers.map((p) => p.stop()));
+      await unlistenOutcomes();
       await stopAlertHub();
       await unlisten();
       await Promise.all([sql.end({ timeout: 5 }), softSql.end({ timeout: 5 })]);

@@ -2,6 +2,8 @@ import type { AlertHub } from './alerts/stream';
 import type { ServerConfig } from './config';
 import type { Sql } from './db/connect';
 import type { Logger } from './logger';
+import type { LinkCommands } from './link/commands';
+import type { LinkHub } from './link/hub';
 import type { TerminalAuthCache } from './terminal/authCache';
 
 /** What request handlers and background work share within one server process. */
@@ -24,6 +26,8 @@ export interface Services {
    * so it is what the commit made), saves the query.
    */
   cabinetChanged: (stationId: string, committedVersion?: string | null) => Promise<void>;
+  /** The live link to kiosks: this instance's connections, and commands from any instance. */
+  link: { hub: LinkHub; commands: LinkCommands };
   /** This instance's subscribers to the live alert stream (fed by NOTIFY locker_alert). */
   alertHub: AlertHub;
 }

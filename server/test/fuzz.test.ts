@@ -305,6 +305,25 @@ const targets = (): Target[] => [
     })),
   },
   {
+    // The live link's log upload: no `upload_logs` command was sent, so whatever the
+    // command id and the body (gzip or not), nothing is kept.
+    name: 'POST /link/logs/{commandId}',
+    operation: 'post /terminal/v1/link/logs/{commandId}',
+    auth: 'terminal',
+    request: fc
+      .tuple(
+        fc.oneof(fc.uuid(), nastyString),
+        fc.oneof(fc.string(), fc.constant('\x1f\x8b' + 'x'.repeat(30))),
+        fc.constantFrom('application/gzip', 'application/json', 'text/plain'),
+      )
+      .map(([commandId, body, type]) => ({
+        method: 'POST',
+        path: `/terminal/v1/link/logs/${pathSegment(commandId)}`,
+        body,
+        headers: { 'content-type': type },
+      })),
+  },
+  {
     name: 'POST /api/v1/shipments',
     operation: 'post /api/v1/shipments',
     auth: 'merchant',

@@ -7,6 +7,7 @@ import type { Language, Size } from '@locker/shared';
 import * as admin from '../src/admin/commands';
 import type { ServerConfig } from '../src/config';
 import { registerShipment } from '../src/shipments/register';
+import { generateLinkKey, linkSigner } from '../src/link/signing';
 import { createEndpoint } from '../src/webhooks/endpoints';
 import { startServer, type RunningServer } from '../src/server';
 import { freshDatabaseUrl } from './databases';
@@ -76,6 +77,8 @@ export interface SentSms {
 export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
   const smsFile = path.join(mkdtempSync(path.join(tmpdir(), 'locker-sms-')), 'sms.jsonl');
   const databaseUrl = await freshDatabaseUrl();
+  // Each test server signs link commands with a key of its own; kiosks pin its public half.
+  const linkKey = generateLinkKey();
   const server: RunningServer = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -83,6 +86,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
     smsTransport: `file:${smsFile}`,
     logLevel: 'silent',
     dbPoolSize: 10,
+    linkSigningKey: linkKey.seed,
     development: true,
     // The tests' webhook receivers listen on loopback.
     webhookAllowPrivate: true,
@@ -105,6 +109,10 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}) {
 
   const stack = {
     url: server.url,
+    /** The public key kiosks of this server pin (`linkPublicKey`), unless overridden. */
+    linkPublicKey: overrides.linkSigningKey
+      ? linkSigner(overrides.linkSigningKey).publicKey
+      : linkKey.publicKey,
     sql,
     server,
     databaseUrl,
@@ -248,6 +256,8 @@ export * as admin from '../src/admin/commands';
 /** The stored form of a pickup code, for fixtures that load parcels in bulk. */
 export { pickupCodeHash } from '../src/domain/secrets';
 export { benchDatabase } from '../bench/database';
+export { generateLinkKey, linkSigner } from '../src/link/signing';
+export { LINK_PATH } from '../src/link/hub';
 // Operators as the operations interface's tests make them: set up, signed in, TOTP enrolled.
 export { opsClient, signedInOperator, testClock, secretOf, PASSWORD } from './opsClient';
 export { createOperator } from '../src/operators/accounts';

@@ -318,6 +318,53 @@ const targets = (): Target[] => [
       () => ({ in_service: false, reason: 'fuzzing' }),
     ),
   },
+  // The live link: no kiosk is connected here; wait_seconds 0 answers 202 at once (a body
+  // that drops it waits the default 10 s for an outcome that never comes).
+  {
+    operation: 'post /ops/v1/stations/{code}/doors/{position}/open',
+    request: post(
+      fc
+        .tuple(segment(valid.stationCode!), segment('1', '2'))
+        .map(([c, p]) => `/ops/v1/stations/${pathSegment(c)}/doors/${pathSegment(p)}/open`),
+      () => ({ reason: 'fuzzing', wait_seconds: 0 }),
+    ),
+  },
+  {
+    operation: 'post /ops/v1/link/approvals/{id}/approve',
+    request: post(
+      segment('6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b').map(
+        (id) => `/ops/v1/link/approvals/${pathSegment(id)}/approve`,
+      ),
+      () => ({ wait_seconds: 0 }),
+    ),
+  },
+  ...(['refresh-config', 'reload-screen', 'upload-logs'] as const).map((command) => ({
+    operation: `post /ops/v1/stations/{code}/link/${command}`,
+    request: post(
+      segment(valid.stationCode!).map((c) => `/ops/v1/stations/${pathSegment(c)}/link/${command}`),
+      () => ({
+        reason: 'fuzzing',
+        ...(command === 'upload-logs' ? { minutes: 5 } : {}),
+        wait_seconds: 0,
+      }),
+    ),
+  })),
+  {
+    operation: 'get /ops/v1/link/commands/{id}',
+    request: get(
+      segment('6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b').map(
+        (id) => `/ops/v1/link/commands/${pathSegment(id)}`,
+      ),
+    ),
+  },
+  {
+    operation: 'get /ops/v1/link/commands/{id}/logs',
+    request: get(
+      segment('6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b').map(
+        (id) => `/ops/v1/link/commands/${pathSegment(id)}/logs`,
+      ),
+    ),
+  },
   {
     operation: 'get /ops/v1/parcels',
     request: get(
@@ -555,7 +602,13 @@ describe('fuzzing every operation of the operations interface', () => {
           const problem = JSON.parse(text) as { correlation_id?: string; status?: number };
           expect(problem.status, context).toBe(response.status);
           expect(problem.correlation_id, context).toBe(response.headers.get('x-correlation-id'));
-          expect(await digest(), context).toBe(before);
+          // A remote open past the limits is held for a second administrator: its 429
+          // records the approval and raises remote_open_burst (docs/terminal-extensions.md).
+          if (!(
+            target.operation === 'post /ops/v1/stations/{code}/doors/{position}/open' &&
+            response.status === 429
+          ))
+            expect(await digest(), context).toBe(before);
         }),
         { numRuns: RUNS },
       );

@@ -3,6 +3,7 @@ export * from './problem';
 export * from './terminal';
 export * from './merchant';
 export * from './platform';
+export * from './link';
 export * from './ops';
 export * from './capacity';
 export * from './field';

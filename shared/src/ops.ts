@@ -217,8 +217,19 @@ export const DoorDetailSchema = z
       })
       .nullable(),
     out_of_service: z.object({ reason: text(), since: time, by: text() }).nullable(),
-    /** The door's last sensor reading over the live link; null until the link reports. */
-    sensor: z.object({ state: text().nullable(), seen_at: time.nullable() }),
+    /**
+     * The door's last sensor reading over the live link (pushed on every change); nulls
+     * until the link reports. `unknown`: its board did not answer.
+     */
+    sensor: z.object({
+      state: z.enum(['open', 'closed', 'unknown']).nullable(),
+      item_present: z.boolean().nullable(),
+      /** A door session (a person at the screen, or a remote open) uses the door. */
+      in_session: z.boolean().nullable(),
+      /** Since when it stands open (this opening); null while shut. */
+      open_since: time.nullable(),
+      seen_at: time.nullable(),
+    }),
   })
   .meta({ id: 'DoorDetail' });
 
@@ -314,6 +325,55 @@ export const DoorServiceRequestSchema = z
     reason: text().trim().min(3, 'must say why (at least 3 characters)').max(500),
   })
   .meta({ id: 'DoorServiceRequest' });
+
+/** How long a link request waits for the kiosk's outcome before answering 202. */
+const WaitSeconds = z.number().int().min(0).max(30).optional();
+
+export const RemoteOpenRequestSchema = z
+  .strictObject({
+    /** Required: kept with the command and in the audit log. */
+    reason: text().trim().min(3, 'must say why (at least 3 characters)').max(500),
+    /** Wait up to this long for the door's outcome (default 10); then 202 and poll. */
+    wait_seconds: WaitSeconds,
+  })
+  .meta({ id: 'RemoteOpenRequest' });
+
+export const LinkCommandRequestSchema = z
+  .strictObject({
+    reason: text().trim().max(500).optional(),
+    /** upload-logs only: the last N minutes (default 30). */
+    minutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .optional(),
+    wait_seconds: WaitSeconds,
+  })
+  .meta({ id: 'LinkCommandRequest' });
+
+/** A command to a kiosk over the live link, as issued and as it came out. */
+export const LinkCommandViewSchema = z
+  .object({
+    id: z.guid(),
+    station_code: text(),
+    door: z.number().int().nullable(),
+    kind: z.enum(['open_door', 'door_service', 'refresh_config', 'upload_logs', 'reload_screen']),
+    args: z.record(text(), z.unknown()),
+    issued_by: text(),
+    reason: text().nullable(),
+    issued_at: time,
+    expires_at: time,
+    /** pending → sent → done, or expired (never delivered in its 60 s, or arrived late). */
+    status: z.enum(['pending', 'sent', 'done', 'expired']),
+    sent_at: time.nullable(),
+    /** A remote open: opened, did_not_open, unknown, already_open; else done or failed. */
+    outcome: text().nullable(),
+    outcome_detail: z.record(text(), z.unknown()).nullable(),
+    outcome_at: time.nullable(),
+  })
+  .meta({ id: 'LinkCommand' });
+export type LinkCommandView = z.infer<typeof LinkCommandViewSchema>;
 
 export const DoorServiceAnswerSchema = z
   .object({ station_code: text(), door: DoorDetailSchema })

@@ -53,5 +53,7 @@ export const PROBLEM_CODES = [
   'step_up_required',
   'origin_refused',
   'conflict',
+  // The live link's remote opens beyond the limits: a second admin must approve.
+  'approval_required',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

@@ -105,7 +105,7 @@ export function withDoorStates(station: StationDetail, event: DoorStatesEvent): 
           in_session: reading.in_session,
           open_since: reading.open_since,
           seen_at: event.at,
-        } as Door['sensor'],
+        },
       };
     }),
   };

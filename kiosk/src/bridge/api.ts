@@ -123,9 +123,19 @@ export type SensorReading =
   /** The controller as a whole is not reachable (cable, power, port). */
   | { kind: 'board_unreachable' };
 
-export type SessionKind = 'pickup' | 'deposit' | 'return' | 'collect';
-/** What the door should hold once shut: a pickup or collection empties it, a deposit or return fills it. */
-export type Expectation = 'item' | 'empty';
+/** `remote`: a door opened by an operator or a technician over the live link. */
+export type SessionKind = 'pickup' | 'deposit' | 'return' | 'collect' | 'remote';
+/**
+ * What the door should hold once shut: a pickup or collection empties it, a deposit or
+ * return fills it; a remote open expects nothing (whoever opened it knows why).
+ */
+export type Expectation = 'item' | 'empty' | 'any';
+
+/** A door opened remotely, as the screen tells it: by whom, and its session. */
+export interface RemoteOpen {
+  by: 'operator' | 'technician';
+  session: DoorSession;
+}
 
 /**
  * The door-session state machine. Normal path:
@@ -225,6 +235,15 @@ export interface KioskState {
   pendingReports: number;
   /** Reports that could not be delivered within 7 days, kept aside for operations. */
   stuckReports: number;
+  /** The latest door opened over the live link; the screen says who opened it. */
+  remoteOpen: RemoteOpen | null;
+  /**
+   * Grows by one each time the service asks the screen to reload (over the live link):
+   * a renderer that sees it grow past the value it started with reloads itself.
+   */
+  screenReloads: number;
+  /** The live link to the service: `off` when the configuration turns it off. */
+  link: 'off' | 'connected' | 'disconnected';
   /**
    * The service cannot be reached and the locker works on its own with what it kept
    * (docs/terminal-extensions.md, "Offline operation"): which tasks it still does. Null
@@ -253,6 +272,9 @@ export const INITIAL_STATE: KioskState = {
   collection: null,
   pendingReports: 0,
   stuckReports: 0,
+  remoteOpen: null,
+  screenReloads: 0,
+  link: 'off',
   onItsOwn: null,
 };
 

@@ -122,7 +122,7 @@ export class TerminalClient {
     answer: A,
     method: 'get' | 'post',
     path: string,
-    request?: { schema: R; body: z.input<R> },
+    request?: { schema: R; body: z.input<R> } | { raw: Uint8Array; contentType: string },
     headers: Record<string, string> = {},
   ): Promise<Answer<z.infer<A>> & { response?: Response }> {
     const correlationId = randomUUID();
@@ -137,7 +137,11 @@ export class TerminalClient {
       correlationId,
     });
     let json: unknown;
-    if (request) {
+    let raw: Uint8Array | undefined;
+    if (request && 'raw' in request) {
+      raw = request.raw;
+      headers = { ...headers, 'content-type': request.contentType };
+    } else if (request) {
       const checked = request.schema.safeParse(request.body);
       if (!checked.success) {
         log.error({ error: checked.error.message }, 'request refused by its own schema, not sent');
@@ -150,7 +154,7 @@ export class TerminalClient {
     try {
       response = await this.http(path, {
         method,
-        json,
+        ...(raw ? { body: new Blob([raw as Uint8Array<ArrayBuffer>]) } : { json }),
         headers: { ...headers, 'x-correlation-id': correlationId },
       });
     } catch (error) {
@@ -318,5 +322,13 @@ export class TerminalClient {
   report<K extends ReportKind>(kind: K, body: ReportBody<K>) {
     const [path, schema, sent] = route(kind, body);
     return this.call(Answers.ok, 'post', path, { schema, body: sent });
+  }
+
+  /** Extension (the live link): a log bundle asked for by command `commandId`, gzipped. */
+  uploadLogs(commandId: string, gzipped: Uint8Array) {
+    return this.call(Answers.ok, 'post', `link/logs/${encodeURIComponent(commandId)}`, {
+      raw: gzipped,
+      contentType: 'application/gzip',
+    });
   }
 }

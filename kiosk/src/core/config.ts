@@ -91,6 +91,21 @@ export const KioskConfigSchema = z
       })
       .optional(),
     /** The service menu's PIN, as `pnpm --filter @locker/kiosk technician-pin` hashes it; never the PIN. */
+    /**
+     * The live link (docs/terminal-extensions.md): one WebSocket to the service for
+     * commands, door states and the "cabinet changed" hint. Off: heartbeats and polls only.
+     */
+    link: z.boolean().default(true),
+    /**
+     * The service's Ed25519 public key (base64 of 32 bytes) that every command on the link
+     * must be signed with; without it the kiosk refuses every command.
+     */
+    linkPublicKey: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]{43}=$/, 'the base64 of a 32-byte Ed25519 public key')
+      .optional(),
+    /** The idle grid poll while the link is up: it says when the grid changed. */
+    cabinetPollSecondsWithLink: z.number().positive().default(300),
     technicianPinHash: z
       .string()
       .regex(PIN_HASH_PATTERN, 'a hash made by `technician-pin`, not the PIN itself')

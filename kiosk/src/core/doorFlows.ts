@@ -1,4 +1,4 @@
-import type { LockBoard } from '@locker/lock-driver';
+import type { LockBoard, OpenOutcome, OpenResult } from '@locker/lock-driver';
 import type {
   CancelReturnResult,
   DepositResult,
@@ -108,12 +108,19 @@ export class DoorFlows {
   /**
    * One unlock pulse at most (the driver's promise); its outcome moves the session. A door
    * found already open is reported at once as found open, with its item sensor; a board
-   * silent after the pulse, as an unlock of unknown outcome (no fault).
+   * silent after the pulse, as an unlock of unknown outcome (no fault). A remote open (no
+   * visit) reports neither: its outcome goes back over the live link; `seen` is told the
+   * driver's result as it came.
    */
-  async unlock(s: Session, visit: Visit): Promise<Unlocked> {
+  async unlock(
+    s: Session,
+    visit: Visit | null,
+    seen?: (result: OpenResult) => void,
+  ): Promise<Unlocked> {
     let result;
     try {
       result = await this.d.board.open(s.door);
+      seen?.(result);
     } catch (error) {
       // Refused before anything was sent (not connected): the door is shut as it was.
       s.to({ phase: 'did_not_open' }, { error: String(error), pulses: 0 });
@@ -145,11 +152,12 @@ export class DoorFlows {
           { alert: 'door_found_open', door: s.door, item_present: result.before?.itemPresent },
           'door already open at the unlock: nothing sent',
         );
-        this.d.queue.addEvent(
-          'door_event',
-          foundOpenEvent(s.door, visit, result.before?.itemPresent ?? false),
-          new Date(),
-        );
+        if (visit)
+          this.d.queue.addEvent(
+            'door_event',
+            foundOpenEvent(s.door, visit, result.before?.itemPresent ?? false),
+            new Date(),
+          );
         this.d.settled();
         break;
       case 'did_not_open':
@@ -160,7 +168,8 @@ export class DoorFlows {
         break;
       case 'unknown':
         this.d.log.warn({ alert: 'door_unknown', door: s.door }, 'controller silent after unlock');
-        this.d.queue.addEvent('door_event', unlockUnknownEvent(s.door, visit), new Date());
+        if (visit)
+          this.d.queue.addEvent('door_event', unlockUnknownEvent(s.door, visit), new Date());
         break;
       default: {
         const unknown: never = step.unlocked;
@@ -434,6 +443,35 @@ export class DoorFlows {
         unlocked === 'unknown' ? { kind: 'door_unknown', door: s.door } : { kind: 'reopened' },
       );
     }
+  }
+
+  /**
+   * A door opened over the live link, in a session of its own: the same unlock (one
+   * pulse at most) and the same watch as any visit's. Answers the driver's outcome as it
+   * came: opened, already_open, did_not_open (reported as a door fault, as always), or
+   * unknown (the controller silent after the pulse, or before it: `pulses` says which).
+   * Nothing else is reported: the outcome goes back over the link, and the door's
+   * sensor states follow it there.
+   */
+  async remoteOpen(
+    s: Session,
+  ): Promise<{ outcome: OpenOutcome; pulses: 0 | 1; seenOpenAfterMs: number | null }> {
+    let result: OpenResult | undefined;
+    const unlocked = await this.unlock(s, null, (r) => (result = r));
+    if (unlocked === 'did_not_open') this.reportFault(s.door);
+    if (unlocked === 'open' || unlocked === 'found_open' || unlocked === 'unknown') {
+      this.background(s, async () => {
+        const closed = await this.watch(s);
+        if (!closed) return;
+        s.to({ phase: 'closed', ...judged('remote', closed.itemPresent) });
+        s.to({ phase: 'reported', ...judged('remote', closed.itemPresent) });
+      });
+    } else {
+      this.d.settled();
+    }
+    return result
+      ? { outcome: result.outcome, pulses: result.pulses, seenOpenAfterMs: result.seenOpenAfterMs }
+      : { outcome: 'unknown', pulses: 0, seenOpenAfterMs: null };
   }
 
   cancelReturn(): CancelReturnResult {

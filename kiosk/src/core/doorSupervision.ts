@@ -14,6 +14,10 @@ export interface SupervisionDeps {
   board: LockBoard;
   queue: ReportQueue;
   sessions: SessionTracker;
+  /** Remote opens' sessions (the live link): their doors are driven too. */
+  remoteSessions?: SessionTracker;
+  /** Told of every reading of the cabinet (the live link's door states). */
+  onReading?(reading: CabinetReading): void;
   store: KioskStateStore;
   log: KioskLog;
   /** Pause between two reads of the whole cabinet. */
@@ -64,6 +68,7 @@ export class DoorSupervisor {
   constructor(private readonly d: SupervisionDeps) {
     this.firstReading = new Promise((resolve) => (this.firstRead = resolve));
     d.sessions.released = (session) => this.released(session);
+    if (d.remoteSessions) d.remoteSessions.released = (session) => this.released(session);
   }
 
   start(): void {
@@ -123,6 +128,7 @@ export class DoorSupervisor {
     this.judgePolarity(reading);
     for (const door of reading.doors) this.judgeDoor(door);
     this.firstRead();
+    this.d.onReading?.(reading);
   }
 
   private judgePolarity(reading: CabinetReading): void {
@@ -161,7 +167,12 @@ export class DoorSupervisor {
       this.accounted.delete(position);
       return;
     }
-    if (this.d.sessions.activeAt(position) || this.accounted.has(position)) return;
+    if (
+      this.d.sessions.activeAt(position) ||
+      this.d.remoteSessions?.activeAt(position) ||
+      this.accounted.has(position)
+    )
+      return;
     this.accounted.add(position);
     const failed = this.failed.get(position);
     this.failed.delete(position);

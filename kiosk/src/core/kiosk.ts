@@ -18,6 +18,10 @@ import { readController } from './sensors';
 import { ServiceLink } from './serviceLink';
 import { SessionTracker } from './sessions';
 import { TechnicianGate } from './technician';
+import { DoorStatePusher } from './doorStates';
+import { LiveLink } from './liveLink';
+import { RemoteCommands } from './remoteCommands';
+import path from 'node:path';
 import { Updater } from '../updater/updater';
 
 export interface KioskStartOptions extends KioskLogOptions {
@@ -34,6 +38,10 @@ export interface KioskStartOptions extends KioskLogOptions {
 
 interface Parts extends FacadeParts {
   configCache: ConfigCache;
+  /** The live link, unless the configuration turns it off. */
+  live: LiveLink | null;
+  doorStates: DoorStatePusher | null;
+  remoteSessions: SessionTracker;
   supervisor: DoorSupervisor;
 }
 
@@ -79,11 +87,21 @@ function assemble(
   });
   const readSensors = () => readController(hardware.board, store, log);
   const sessions = new SessionTracker(log, (session) => store.update({ session }));
-  // What the supervision saw goes to the service at once, when it answers.
+  // The live link: remote opens run in sessions of their own, shown apart from a person's.
+  const remoteSessions = new SessionTracker(log.child({ remote: true }), (session) => {
+    const shown = store.state.remoteOpen;
+    if (session && shown && shown.session.id === session.id)
+      store.update({ remoteOpen: { ...shown, session } });
+  });
+  let doorStates: DoorStatePusher | null = null;
+  // What the supervision saw goes to the service at once, when it answers; each of its
+  // readings feeds the live link's door states (one read of the bus serves both).
   const supervisor = new DoorSupervisor({
     board: hardware.board,
     queue,
     sessions,
+    remoteSessions,
+    onReading: (reading) => doorStates?.observe(reading),
     store,
     log,
     intervalMs: config.doorWatchIntervalMs,
@@ -128,6 +146,41 @@ function assemble(
   });
   const collection = new CollectFlow(flows, (c) => store.update({ collection: c }));
   const technician = new TechnicianGate(config.technicianPinHash);
+
+  const remote = new RemoteCommands({
+    flows,
+    remoteSessions,
+    service: link,
+    store,
+    log,
+    logsDir: path.join(config.dataDir, 'logs'),
+  });
+  const doors = new Set(hardware.cabinet.layout.columns.flat());
+  const live = config.link
+    ? new LiveLink({
+        serverUrl: config.serverUrl,
+        deviceToken: () => link.token.bearer,
+        publicKey: config.linkPublicKey,
+        db,
+        log: log.child({ part: 'link' }),
+        station: () => store.state.config?.station_code ?? null,
+        doors,
+        execute: (command) => remote.execute(command),
+        cabinetChanged: () => void link.pollCabinet().catch(() => undefined),
+        connectedChanged: (connected) => {
+          store.update({ link: connected ? 'connected' : 'disconnected' });
+          doorStates?.reset();
+          // What changed while the link was down: the grid now, the doors at the next read.
+          void link.pollCabinet().catch(() => undefined);
+        },
+      })
+    : null;
+  if (live) {
+    doorStates = new DoorStatePusher(
+      live,
+      (door) => sessions.activeAt(door) || remoteSessions.activeAt(door),
+    );
+  }
   return {
     store,
     link,
@@ -139,6 +192,9 @@ function assemble(
     readSensors,
     log,
     configCache,
+    live,
+    doorStates,
+    remoteSessions,
     offline,
     deposits,
     supervisor,
@@ -154,6 +210,7 @@ function assemble(
 export class KioskCore extends KioskFacade {
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
+  private lastCabinetPoll = 0;
 
   private constructor(
     readonly config: KioskConfig,
@@ -162,8 +219,14 @@ export class KioskCore extends KioskFacade {
     private readonly supervisor: DoorSupervisor,
     parts: FacadeParts,
     private readonly closeLog: () => Promise<void>,
+    private readonly live: Pick<Parts, 'live' | 'doorStates'>,
   ) {
     super(parts);
+  }
+
+  /** The live link, unless the configuration turns it off. */
+  get liveLink(): LiveLink | null {
+    return this.live.live;
   }
 
   get client(): TerminalClient {
@@ -201,8 +264,8 @@ export class KioskCore extends KioskFacade {
     const hardware = await connectCabinet(config, log);
     const db = openKioskDatabase(config.dataDir);
     const parts = assemble(config, hardware, db, log, options.rotationCheckpoint);
-    const core = new KioskCore(config, hardware, db, parts.supervisor, parts, close);
-    const { store, link, queue, configCache } = parts;
+    const core = new KioskCore(config, hardware, db, parts.supervisor, parts, close, parts);
+    const { store, link, queue, configCache, live } = parts;
     const cached = configCache.load();
     store.update({
       config: cached,
@@ -210,18 +273,31 @@ export class KioskCore extends KioskFacade {
       layout: hardware.cabinet.layout,
       pendingReports: queue.pending(),
       stuckReports: queue.stuck(),
+      link: live ? 'disconnected' : 'off',
     });
     log.info({ cached_config: cached !== null, pending: queue.pending() }, 'kiosk starts');
     // Every door watched from now on; the boards' polarity and settings checked.
     parts.supervisor.start();
     core.loop(
       () => 1000,
-      () => (link.heartbeatDue() ? link.heartbeat() : Promise.resolve()),
+      async () => {
+        if (link.heartbeatDue()) await link.heartbeat();
+      },
     );
+    // The grid is polled as the spec says; while the link is up, which says when the grid
+    // changed (and the kiosk polls at once), the idle poll can wait longer.
     core.loop(
       () => config.cabinetPollSeconds * 1000,
-      () => core.poll(),
+      () => {
+        const every = live?.connected
+          ? config.cabinetPollSecondsWithLink
+          : config.cabinetPollSeconds;
+        return Date.now() - core.lastCabinetPoll >= every * 1000 - 50
+          ? core.poll()
+          : parts.readSensors().then(() => undefined);
+      },
     );
+    live?.start();
     core.loop(
       () => 2000,
       async () => {
@@ -279,12 +355,13 @@ export class KioskCore extends KioskFacade {
   }
 
   /** Every 60 s (every 5 s while out of service); the configuration applied as received. */
-  heartbeat(): Promise<void> {
-    return this.parts.link.heartbeat();
+  async heartbeat(): Promise<void> {
+    await this.parts.link.heartbeat();
   }
 
   /** The service's grid and the controller's reading, each on its own. */
   private async poll(): Promise<void> {
+    this.lastCabinetPoll = Date.now();
     await Promise.all([this.parts.link.pollCabinet(), this.parts.readSensors()]);
   }
 
@@ -296,6 +373,7 @@ export class KioskCore extends KioskFacade {
   async stop(): Promise<void> {
     this.stopped = true;
     this.timers.forEach(clearTimeout);
+    this.live.live?.stop();
     this.parts.flows.stop();
     await this.supervisor.stop();
     await this.parts.queue.close();

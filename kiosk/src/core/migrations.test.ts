@@ -53,6 +53,7 @@ describe('kiosk migrations, one by one', () => {
       '9bcfa0095db23a36',
       '4d32bdd0638d24df',
       '58cc327370dfcbba',
+      '0f3b3c3eaf41fb1a',
     ]);
   });
 
@@ -133,6 +134,27 @@ describe('kiosk migrations, one by one', () => {
     expect(() =>
       db.prepare("insert into attempts (kind, at) values ('return', 1)").run(),
     ).toThrow();
+  });
+
+  it('7 keeps queued rows, remembers each link nonce once and keeps outcomes until acknowledged', () => {
+    const db = at(6);
+    db.prepare(INSERT).run('door_fault', '{"f":1}', '2026-11-22T10:00:00.000Z', 1, 2);
+    migrate(db, 7);
+    expect(db.prepare('select kind, body from confirms').all()).toEqual([
+      { kind: 'door_fault', body: '{"f":1}' },
+    ]);
+    const nonce = db.prepare(
+      'insert into link_nonces (nonce, command_id, expires_at) values (?, ?, ?)',
+    );
+    nonce.run('n-1', 'c-1', 1000);
+    // A nonce is remembered once: a second command with it is a replay.
+    expect(() => nonce.run('n-1', 'c-2', 2000)).toThrow();
+    expect(() => nonce.run('n-2', 'c-2', 'later')).toThrow();
+    const outcome = db.prepare(
+      'insert into link_outcomes (command_id, body, created_at) values (?, ?, ?)',
+    );
+    outcome.run('c-1', '{}', 1);
+    expect(() => outcome.run('c-1', '{}', 2)).toThrow();
   });
 
   it('run again, change nothing', () => {

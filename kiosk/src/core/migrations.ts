@@ -152,4 +152,16 @@ export const MIGRATIONS: readonly string[] = [
      closed_at text,
      note text
    ) strict;`,
+  // 7: the live link. Each command's nonce is remembered until the command expires, so a
+  // replayed command runs nothing; each outcome is kept until the service acknowledges it.
+  `create table link_nonces (
+     nonce text primary key,
+     command_id text not null,
+     expires_at integer not null
+   ) strict;
+   create table link_outcomes (
+     command_id text primary key,
+     body text not null,
+     created_at integer not null
+   ) strict;`,
 ];

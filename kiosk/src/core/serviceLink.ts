@@ -83,13 +83,13 @@ export class ServiceLink {
       this.store.setHealth({ serviceReachable: event.reachable });
   }
 
-  /** The configuration is applied as received, and kept for the next boot. */
-  async heartbeat(): Promise<void> {
+  /** The configuration is applied as received, and kept for the next boot. True: it was. */
+  async heartbeat(): Promise<boolean> {
     this.lastHeartbeatAt = Date.now();
     if (!this.token.enrolled) {
       // Not enrolled yet: out of service until a technician types the code.
       this.store.setHealth({ refused: true });
-      return;
+      return false;
     }
     let answer = await this.client.heartbeat(this.config.appVersion);
     // A new token the service does not take: forgotten, the old one sent again.
@@ -119,6 +119,7 @@ export class ServiceLink {
         );
       this.store.setHealth({ refused: true });
     }
+    return answer.ok;
   }
 
   /**
@@ -139,10 +140,11 @@ export class ServiceLink {
     await this.heartbeat();
   }
 
-  /** The service's door grid (an unchanged grid costs a 304). */
-  async pollCabinet(): Promise<void> {
+  /** The service's door grid (an unchanged grid costs a 304). True: it answered. */
+  async pollCabinet(): Promise<boolean> {
     const answer = await this.client.cabinet();
     if (answer.ok) this.store.update({ cabinet: answer.value });
+    return answer.ok;
   }
 
   /**

@@ -53,11 +53,13 @@ export const EXPECT: Record<SessionKind, Expectation> = {
   collect: 'empty',
   deposit: 'item',
   return: 'item',
+  remote: 'any',
 };
 
 /** What the sensor saw, judged against what the door should hold. */
 export function judged(kind: SessionKind, itemPresent: boolean) {
-  return { itemPresent, asExpected: itemPresent === (EXPECT[kind] === 'item') };
+  const expected = EXPECT[kind];
+  return { itemPresent, asExpected: expected === 'any' || itemPresent === (expected === 'item') };
 }
 
 /** One door session: its phase, moved only through `to`, every move logged. */

@@ -42,7 +42,7 @@ export function App({ defaultLanguage }: { defaultLanguage: Language }) {
 }
 
 function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => void }) {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { options, reset } = useOptions();
   const state = useKioskState();
   const [route, setRoute] = useState<Route>('home');
@@ -88,6 +88,13 @@ function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => vo
     root.classList.toggle('large', options.large);
   }, [i18n.language, options]);
   useEffect(() => speaker.warmUp(), []);
+  // The service asked the screen to reload (the live link): the count grew past the first seen.
+  const firstReloads = useRef<number | null>(null);
+  useEffect(() => {
+    if (state === EMPTY) return;
+    if (firstReloads.current === null) firstReloads.current = state.screenReloads;
+    else if (state.screenReloads > firstReloads.current) window.location.reload();
+  }, [state]);
 
   const cause = outOfService(state);
   const props = { state, columns: cabinetColumns(state), home, back };
@@ -114,6 +121,11 @@ function Kiosk({ helpOpen, closeHelp }: { helpOpen: boolean; closeHelp: () => vo
         </>
       )}
       {warning && route !== 'home' && <IdleWarning seconds={left} />}
+      {state.remoteOpen?.session.active && (
+        <p className="remote-open" role="status">
+          {t(`remote.${state.remoteOpen.by}`, { door: state.remoteOpen.session.door })}
+        </p>
+      )}
       <StaffEntry open={openService} />
     </div>
   );

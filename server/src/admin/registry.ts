@@ -23,6 +23,10 @@ import * as couriers from '../opsApi/couriers';
 import { setDoorService } from '../opsApi/doors';
 import * as organizations from '../opsApi/organizations';
 import * as terminals from '../opsApi/terminals';
+import { createLogger } from '../logger';
+import { LinkCommands } from '../link/commands';
+import { presentCommand, requestRemoteOpen } from '../link/remoteOpen';
+import { generateLinkKey, linkSigner } from '../link/signing';
 import { PLACE_COMMANDS } from './placeCommands';
 import { rolloutView, setRollout, storeRelease } from '../updates/releases';
 
@@ -372,6 +376,50 @@ export const COMMANDS: CommandSpec[] = [
         by: door.out_of_service?.by ?? null,
       };
     },
+  },
+  {
+    name: 'door open',
+    summary:
+      'opens one door remotely over the live link (the running server delivers it); waits up to 15 s for the outcome (audited, limited like the API)',
+    prints: '{"id","station_code","door","status","outcome",…}',
+    options: [
+      STATION,
+      { name: 'position', value: 'N', help: "the door's position", required: true },
+      { name: 'reason', value: 'TEXT', help: 'why, kept in the audit log', required: true },
+    ],
+    run: async (sql, o, actor, config) => {
+      const commands = new LinkCommands(
+        sql,
+        config.linkSigningKey ? linkSigner(config.linkSigningKey) : undefined,
+        createLogger('silent'),
+      );
+      const unlisten = await commands.listen();
+      try {
+        const result = await requestRemoteOpen(
+          { sql, commands, logger: createLogger('silent') },
+          actor,
+          {
+            station: got(o, 'station'),
+            position: positiveInt(o, 'position', MAX_DOOR_POSITION)!,
+            reason: got(o, 'reason'),
+          },
+        );
+        if (result.kind === 'approval_required')
+          return { approval_required: result.approvalId, why: result.why };
+        const done = await commands.waitForOutcome(result.command.id, 15_000);
+        return presentCommand(done ?? result.command);
+      } finally {
+        await unlisten();
+      }
+    },
+  },
+  {
+    name: 'link keygen',
+    summary:
+      'a new Ed25519 key for the live link: the seed for LINK_SIGNING_KEY, the public key for kiosks (linkPublicKey)',
+    prints: '{"seed","publicKey"}',
+    options: [],
+    run: () => Promise.resolve(generateLinkKey()),
   },
   {
     name: 'terminal list',

@@ -37,6 +37,10 @@ const CATALOGUE: Record<ProblemCode, { status: number; title: string }> = {
   step_up_required: { status: 403, title: 'Enter your second factor again first' },
   origin_refused: { status: 403, title: 'Request from another origin refused' },
   conflict: { status: 409, title: 'Conflicts with the current state' },
+  approval_required: {
+    status: 429,
+    title: 'Too many remote opens: a second administrator must approve this one',
+  },
 };
 
 export function problemType(code: ProblemCode): string {

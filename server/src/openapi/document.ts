@@ -224,6 +224,28 @@ export function openApiDocument() {
         OkResponseSchema,
         [403, 404],
       ),
+      '/terminal/v1/link/logs/{commandId}': {
+        post: {
+          operationId: 'uploadLinkLogs',
+          tags: ['terminal'],
+          summary:
+            'Extension (the live link): the log bundle an `upload_logs` command asked for, gzip-compressed JSON lines. The link itself is `GET /terminal/v1/link` upgraded to a WebSocket (subprotocol locker-link.v1), described in docs/terminal-extensions.md',
+          security: [{ deviceToken: [] }],
+          requestParams: {
+            path: z.object({
+              commandId: z.guid().meta({ example: '6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b' }),
+            }),
+          },
+          requestBody: {
+            required: true,
+            content: { 'application/gzip': { schema: z.string().meta({ format: 'binary' }) } },
+          },
+          responses: {
+            '200': json(OkResponseSchema, 'OK', { ok: true }),
+            ...problems('terminal', [404], true),
+          },
+        },
+      },
       // A locker that works on its own through an outage (docs/terminal-extensions.md).
       '/terminal/v1/offline/pickups': {
         get: {

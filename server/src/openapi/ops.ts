@@ -19,6 +19,9 @@ import {
   DoorServiceAnswerSchema,
   DoorServiceRequestSchema,
   FleetOverviewSchema,
+  LinkCommandRequestSchema,
+  LinkCommandViewSchema,
+  RemoteOpenRequestSchema,
   LoginRequestSchema,
   OperatorListSchema,
   OperatorSchema,
@@ -109,6 +112,30 @@ function op(id: OpsOperationId, o: OpsOperation): ZodOpenApiOperationObject {
   };
 }
 
+/**
+ * A command to a kiosk over the live link answers 202 with the command as it stands when
+ * the kiosk has not answered within `wait_seconds`; poll GET /ops/v1/link/commands/{id}.
+ */
+function accepted(o: ZodOpenApiOperationObject): ZodOpenApiOperationObject {
+  const ok = o.responses['200'] as { content: { 'application/json': { example: unknown } } };
+  return {
+    ...o,
+    responses: {
+      ...o.responses,
+      '202': json(
+        LinkCommandViewSchema,
+        'Accepted: no outcome within wait_seconds; poll the command (Location)',
+        {
+          ...(ok.content['application/json'].example as object),
+          status: 'sent',
+          outcome: null,
+          outcome_at: null,
+        },
+      ),
+    },
+  };
+}
+
 // Path parameters, each with an example.
 const code = { path: z.object({ code: text().meta({ example: opsIds.code }) }) };
 const alertId = { path: z.object({ id: text().meta({ example: opsIds.alert }) }) };
@@ -116,6 +143,7 @@ const terminalId = { path: z.object({ id: text().meta({ example: opsIds.terminal
 const organizationId = { path: z.object({ id: text().meta({ example: opsIds.organization }) }) };
 const email = { path: z.object({ email: text().meta({ example: opsIds.email }) }) };
 const number = { path: z.object({ number: text().meta({ example: opsIds.courier }) }) };
+const commandId = { path: z.object({ id: text().meta({ example: opsIds.command }) }) };
 
 /**
  * The operations interface (/ops/v1). Unsafe methods need `Origin` of the console (CSRF);
@@ -258,6 +286,98 @@ export function opsPaths(): ZodOpenApiPathsObject {
         },
         requestBody: DoorServiceRequestSchema,
       }),
+    },
+    '/ops/v1/stations/{code}/doors/{position}/open': {
+      post: accepted(
+        op('opsOpenDoorRemotely', {
+          summary:
+            'Open one door remotely over the live link (reason required; the second factor entered within 5 minutes, else 403 step_up_required). 200 with the outcome (opened, did_not_open, unknown, already_open, expired), or 202 with Location to poll after wait_seconds. Past 3 opens a minute per operator or 10 across the network: 429 approval_required, Location the approval a second administrator gives',
+          answer: { schema: LinkCommandViewSchema },
+          errors: [401, 403, 404, 422, 429],
+          requestParams: {
+            path: z.object({
+              code: text().meta({ example: opsIds.code }),
+              position: z.number().int().meta({ example: opsIds.position }),
+            }),
+          },
+          requestBody: RemoteOpenRequestSchema,
+        }),
+      ),
+    },
+    '/ops/v1/link/approvals/{id}/approve': {
+      post: accepted(
+        op('opsApproveRemoteOpen', {
+          summary:
+            'A second administrator approves a remote open held back by the limits (not the one who asked; within 5 minutes); answers as the open does',
+          answer: { schema: LinkCommandViewSchema },
+          errors: [401, 403, 404, 409, 422],
+          requestParams: commandId,
+          requestBody: LinkCommandRequestSchema.pick({ wait_seconds: true }),
+          bodyOptional: true,
+        }),
+      ),
+    },
+    '/ops/v1/stations/{code}/link/refresh-config': {
+      post: accepted(
+        op('opsRefreshKioskConfig', {
+          summary: 'The kiosk fetches its configuration now (the live link)',
+          answer: { schema: LinkCommandViewSchema },
+          errors: [401, 403, 404, 422],
+          requestParams: code,
+          requestBody: LinkCommandRequestSchema,
+          bodyOptional: true,
+        }),
+      ),
+    },
+    '/ops/v1/stations/{code}/link/reload-screen': {
+      post: accepted(
+        op('opsReloadKioskScreen', {
+          summary: 'The kiosk reloads its screen (the live link)',
+          answer: { schema: LinkCommandViewSchema },
+          errors: [401, 403, 404, 422],
+          requestParams: code,
+          requestBody: LinkCommandRequestSchema,
+          bodyOptional: true,
+        }),
+      ),
+    },
+    '/ops/v1/stations/{code}/link/upload-logs': {
+      post: accepted(
+        op('opsUploadKioskLogs', {
+          summary:
+            'The kiosk uploads its logs of the last `minutes` (default 30); fetch them with GET /ops/v1/link/commands/{id}/logs',
+          answer: { schema: LinkCommandViewSchema },
+          errors: [401, 403, 404, 422],
+          requestParams: code,
+          requestBody: LinkCommandRequestSchema,
+          bodyOptional: true,
+        }),
+      ),
+    },
+    '/ops/v1/link/commands/{id}': {
+      get: op('opsGetLinkCommand', {
+        summary: 'A command to a kiosk and what came of it',
+        answer: { schema: LinkCommandViewSchema },
+        errors: [401, 403, 404],
+        requestParams: commandId,
+      }),
+    },
+    '/ops/v1/link/commands/{id}/logs': {
+      get: {
+        ...op('opsGetLinkLogs', {
+          summary: 'A kiosk’s uploaded logs: gzip-compressed JSON lines (audited)',
+          answer: {},
+          errors: [401, 403, 404],
+          requestParams: commandId,
+        }),
+        responses: {
+          '200': {
+            description: 'The bundle',
+            content: { 'application/gzip': { schema: z.string().meta({ format: 'binary' }) } },
+          },
+          ...problems('ops', [401, 403, 404], false),
+        },
+      },
     },
     '/ops/v1/parcels': {
       get: op('opsSearchParcels', {

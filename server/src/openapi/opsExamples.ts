@@ -13,6 +13,7 @@ const TERMINAL_ID = 'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b';
 const COURIER_ID = 'a9b8c7d6-e5f4-4a3b-8c2d-1e0f2a3b4c5d';
 const ORGANIZATION_ID = 'f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0';
 const KEY_ID = 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e';
+const COMMAND_ID = '6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b';
 const OLD_KEY_ID = 'd4e5f6a7-b8c9-4d0e-9f1a-2b3c4d5e6f7a';
 
 /** The path parameters' examples, by name (the examples test swaps them for real ones). */
@@ -25,6 +26,7 @@ export const opsIds = {
   courier: '1001',
   organization: ORGANIZATION_ID,
   key: KEY_ID,
+  command: COMMAND_ID,
 };
 
 const operator = {
@@ -122,7 +124,7 @@ const door = {
   state: 'out_of_service',
   holds: null,
   out_of_service: { reason: 'lock replaced', since: AT, by: 'arben.operator@ops.example' },
-  sensor: { state: null, seen_at: null },
+  sensor: { state: null, item_present: null, in_session: null, open_since: null, seen_at: null },
 };
 
 const parcel = {
@@ -169,6 +171,24 @@ const signedOut = {
 };
 
 /** Request (body) and answer examples, by operationId; `problems` by status, where useful. */
+/** A command to a kiosk over the live link, as it came out. */
+const linkCommand = (kind: string, door: number | null, outcome: string) => ({
+  id: COMMAND_ID,
+  station_code: 'PR01',
+  door,
+  kind,
+  args: kind === 'upload_logs' ? { minutes: 30 } : {},
+  issued_by: opsIds.email,
+  reason: kind === 'open_door' ? 'customer at the locker, code lost' : null,
+  issued_at: AT,
+  expires_at: '2026-11-22T14:06:12.000Z',
+  status: 'done',
+  sent_at: AT,
+  outcome,
+  outcome_detail: null,
+  outcome_at: '2026-11-22T14:05:13.000Z',
+});
+
 export const opsExamples = {
   opsCompleteSetup: {
     request: {
@@ -263,7 +283,13 @@ export const opsExamples = {
             expires_at: '2026-11-27T08:00:00.000Z',
           },
           out_of_service: null,
-          sensor: { state: null, seen_at: null },
+          sensor: {
+            state: null,
+            item_present: null,
+            in_session: null,
+            open_since: null,
+            seen_at: null,
+          },
         },
         door,
       ],
@@ -407,6 +433,28 @@ export const opsExamples = {
       'id,at,actor,role,action,target_type,target,reason,outcome,correlation_id,address,detail\r\n' +
       '1207,2026-11-22T14:05:12.000Z,arben.operator@ops.example,operations,door.service,door,PR01/3,lock replaced,ok,6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0b,10.20.0.15,"{""in_service"":false}"\r\n',
   },
+  opsOpenDoorRemotely: {
+    request: { reason: 'customer at the locker, code lost', wait_seconds: 10 },
+    response: linkCommand('open_door', opsIds.position, 'opened'),
+  },
+  opsApproveRemoteOpen: {
+    request: { wait_seconds: 10 },
+    response: linkCommand('open_door', opsIds.position, 'opened'),
+  },
+  opsRefreshKioskConfig: {
+    request: { reason: 'new opening hours' },
+    response: linkCommand('refresh_config', null, 'done'),
+  },
+  opsReloadKioskScreen: {
+    request: { reason: 'screen frozen' },
+    response: linkCommand('reload_screen', null, 'done'),
+  },
+  opsUploadKioskLogs: {
+    request: { reason: 'door 3 faults', minutes: 30 },
+    response: linkCommand('upload_logs', null, 'done'),
+  },
+  opsGetLinkCommand: { response: linkCommand('open_door', opsIds.position, 'opened') },
+  opsGetLinkLogs: { response: '(gzip-compressed JSON lines)' },
 } as const;
 
 export type OpsOperationId = keyof typeof opsExamples;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestStack } from '../../test/harness';
 import { opsClient, PASSWORD, secretOf, signedInOperator, testClock } from '../../test/opsClient';
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { createOperator } from '../operators/accounts';
 import { cliActor } from '../operators/audit';
 import { totpCode } from '../operators/totp';
@@ -126,6 +127,27 @@ async function fixtures() {
   }
   await setRollout(stack.sql, cliActor(), { version: releases[0]!, pilotStations: [], percent: 0 });
 
+  // The live link: no kiosk is connected, so each command answers 202 at once
+  // (wait_seconds 0). A remote open held back for a second administrator, asked by
+  // another; and a log bundle uploaded for a command sent to the station's terminal.
+  const approvalId = crypto.randomUUID();
+  await stack.sql`
+    insert into link_approvals (id, station_id, door, reason, requested_by, requested_role,
+                                expires_at)
+    values (${approvalId}, ${scene.station.id}, 2, 'customer at the locker, code lost',
+            'someone.else@ops.example', 'admin', now() + interval '1 hour')`;
+  const logsAsked = await admin.client.post(
+    `/ops/v1/stations/${scene.station.code}/link/upload-logs`,
+    { reason: 'door 3 faults', wait_seconds: 0 },
+  );
+  expect(logsAsked.status, logsAsked.text).toBe(202);
+  const logsCommand = (logsAsked.body as { id: string }).id;
+  await stack.sql`
+    insert into link_log_bundles (command_id, terminal_id, content_type, body)
+    select id, (select t.id from terminals t where t.station_id = ${scene.station.id} limit 1),
+           'application/gzip', ${gzipSync('{"msg":"door 3 fault"}\n')}
+      from link_commands where id = ${logsCommand}`;
+
   /** Another admin's session: signing out must not end the admin's of this test. */
   const ownSession = async () => (await signedInOperator(stack, clock, 'admin')).client.cookie()!;
 
@@ -184,6 +206,22 @@ async function fixtures() {
     opsRevokeApiKey: () => ({ path: { id: scene.org.id, keyId: key!.id } }),
     opsListAudit: () => ({}),
     opsExportAudit: () => ({}),
+    opsOpenDoorRemotely: () => ({
+      path: { code: scene.station.code, position: '1' },
+      body: { reason: 'customer at the locker, code lost', wait_seconds: 0 },
+    }),
+    opsApproveRemoteOpen: () => ({ path: { id: approvalId }, body: { wait_seconds: 0 } }),
+    opsRefreshKioskConfig: () => ({
+      path: { code: scene.station.code },
+      body: { wait_seconds: 0 },
+    }),
+    opsReloadKioskScreen: () => ({ path: { code: scene.station.code }, body: { wait_seconds: 0 } }),
+    opsUploadKioskLogs: () => ({
+      path: { code: scene.station.code },
+      body: { minutes: 5, wait_seconds: 0 },
+    }),
+    opsGetLinkCommand: () => ({ path: { id: logsCommand } }),
+    opsGetLinkLogs: () => ({ path: { id: logsCommand } }),
   };
   /** Sessions the document's own examples end, for the same reason. */
   const docCookie: Partial<Record<OpsOperationId, () => Promise<string>>> = {

@@ -208,7 +208,11 @@ interface DoorRow {
   out_of_service_reason: string | null;
   out_of_service_since: Date | null;
   out_of_service_by: string | null;
-  sensor_state: string | null;
+  sensor_known: boolean | null;
+  sensor_closed: boolean | null;
+  sensor_item_present: boolean | null;
+  sensor_in_session: boolean | null;
+  sensor_open_since: Date | null;
   sensor_seen_at: Date | null;
   kind: 'delivery' | 'return_hold' | 'return' | null;
   shipment_id: string | null;
@@ -221,7 +225,9 @@ interface DoorRow {
 export function doorColumns(db: Sql | TransactionSql) {
   return db`
     d.position, d.code, d.size, d.out_of_service, d.out_of_service_reason, d.out_of_service_since,
-    d.out_of_service_by, d.sensor_state, d.sensor_seen_at, o.kind, o.shipment_id,
+    d.out_of_service_by, ds.known as sensor_known, ds.closed as sensor_closed,
+    ds.item_present as sensor_item_present, ds.in_session as sensor_in_session,
+    ds.open_since as sensor_open_since, ds.seen_at as sensor_seen_at, o.kind, o.shipment_id,
     sh.tracking_number, o.since,
     case when o.kind = 'delivery' and sh.deposited_at + make_interval(hours => s.free_storage_hours) <= now()
          then sh.deposited_at + make_interval(hours => s.free_storage_hours) end as overdue_since,
@@ -233,6 +239,7 @@ export function doorJoins(db: Sql | TransactionSql) {
   return db`
     doors d join stations s on s.id = d.station_id
     left join door_occupancy o on o.door_id = d.id
+    left join door_sensor_states ds on ds.station_id = d.station_id and ds.position = d.position
     left join shipments sh on sh.id = o.shipment_id`;
 }
 
@@ -266,7 +273,20 @@ export function presentDoor(d: DoorRow) {
             by: d.out_of_service_by ?? 'unknown',
           }
         : null,
-    sensor: { state: d.sensor_state, seen_at: iso(d.sensor_seen_at) },
+    sensor: {
+      state:
+        d.sensor_known === null
+          ? null
+          : !d.sensor_known
+            ? ('unknown' as const)
+            : d.sensor_closed
+              ? ('closed' as const)
+              : ('open' as const),
+      item_present: d.sensor_item_present,
+      in_session: d.sensor_in_session,
+      open_since: iso(d.sensor_open_since),
+      seen_at: iso(d.sensor_seen_at),
+    },
   };
 }
 
@@ -305,7 +325,10 @@ export function presentTerminal(t: TerminalRow): TerminalView {
 
 export const terminalColumns = (db: Sql | TransactionSql) => db`
   t.id, s.code as station_code, t.status, t.revoked_at, t.last_heartbeat_at, t.app_version,
-  t.link_connected_at, t.created_at`;
+  (select l.connected_at from terminal_links l join link_instances i on i.id = l.instance_id
+    where l.terminal_id = t.id and l.disconnected_at is null
+      and i.seen_at > now() - interval '30 seconds') as link_connected_at,
+  t.created_at`;
 
 /** One station as its page shows it: doors, terminals, active alerts. */
 export async function stationDetail(sql: Sql, actor: Actor, code: string) {

@@ -246,7 +246,13 @@ describe('fleet and stations', () => {
     expect(held).toMatchObject({
       state: 'occupied',
       holds: { kind: 'delivery', tracking_number: shipment.tracking_number, overdue_since: null },
-      sensor: { state: null, seen_at: null },
+      sensor: {
+        state: null,
+        item_present: null,
+        in_session: null,
+        open_since: null,
+        seen_at: null,
+      },
     });
     expect(detail.doors.find((d) => d.position === other)).toMatchObject({
       state: 'out_of_service',

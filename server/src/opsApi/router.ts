@@ -8,6 +8,8 @@ import {
   CreateOrganizationRequestSchema,
   CreateTerminalRequestSchema,
   DoorServiceRequestSchema,
+  LinkCommandRequestSchema,
+  RemoteOpenRequestSchema,
   ParcelSearchQuerySchema,
   ReasonRequestSchema,
   RolloutRequestSchema,
@@ -29,11 +31,22 @@ import {
   listOperators,
   resetOperator,
 } from '../operators/accounts';
-import { allow, operatorSession, sameOrigin } from './auth';
+import { allow, operatorSession, requireRecentSecondFactor, sameOrigin } from './auth';
+import { ProblemError } from '../http/problem';
+import type { LinkCommandView } from '../link/commands';
+import { logBundle } from '../link/logBundles';
+import {
+  approveRemoteOpen,
+  presentCommand,
+  requestRemoteOpen,
+  requestStationCommand,
+} from '../link/remoteOpen';
+import { stationByCode } from './fleet';
 import { auditCsv, listAudit } from './auditLog';
 import { createCourier, deactivateCourier, listCouriers } from './couriers';
 import { setDoorService } from './doors';
 import { fleetOverview, listStations, stationDetail } from './fleet';
+import type { Actor } from '../operators/audit';
 import {
   createOrganization,
   issueApiKey,
@@ -151,6 +164,136 @@ export function opsRouter(services: Services): Router {
         { station: ctx.params.code!, position, inService: input.in_service, reason: input.reason },
         (stationId) => services.cabinetChanged(stationId),
       );
+      // The kiosk hears of it at once over the live link (its grid shows it on the next
+      // poll, which the link's hint brings forward too); no link key, no command.
+      if (services.config.linkSigningKey)
+        await services.link.commands
+          .issue({
+            stationCode: ctx.params.code!,
+            door: position,
+            kind: 'door_service',
+            args: { inService: input.in_service },
+            issuedBy: ctx.state.actor.name,
+            reason: input.reason,
+          })
+          .catch((error: unknown) =>
+            services.logger.warn({ err: error }, 'door service command not issued'),
+          );
+    },
+  );
+
+  // The live link to kiosks (server/src/link): remote opens and the other commands.
+  const link = () => ({ sql, commands: services.link.commands, logger: services.logger });
+  /** The command once it has an outcome (200), or after `wait` seconds as it stands (202). */
+  const answerCommand = async (ctx: Context, command: LinkCommandView, wait = 10) => {
+    const latest =
+      wait > 0 ? await services.link.commands.waitForOutcome(command.id, wait * 1000) : command;
+    const finished = latest?.status === 'done' || latest?.status === 'expired';
+    ctx.status = finished ? 200 : 202;
+    if (!finished) ctx.set('Location', `/ops/v1/link/commands/${command.id}`);
+    ctx.body = presentCommand(latest ?? command);
+  };
+  /** A physical action: the second factor within 5 minutes, else 403 (audited). */
+  const stepUpFor = async (ctx: Context, action: string, target: string) => {
+    try {
+      requireRecentSecondFactor(ctx);
+    } catch (error) {
+      await audit(sql, ctx.state.actor, {
+        action,
+        targetType: 'door',
+        target,
+        outcome: 'refused',
+        detail: { why: 'second factor not entered within 5 minutes' },
+      });
+      throw error;
+    }
+  };
+  router.post(
+    '/stations/:code/doors/:position/open',
+    ...can('doors.open', 'door.remote_open'),
+    async (ctx) => {
+      const position = validate(Position, ctx.params.position, 'validation_failed');
+      await stepUpFor(ctx, 'door.remote_open', `${ctx.params.code}/${position}`);
+      const input = await bodyOf(ctx, RemoteOpenRequestSchema);
+      const result = await requestRemoteOpen(link(), ctx.state.actor, {
+        station: ctx.params.code!,
+        position,
+        reason: input.reason,
+      });
+      if (result.kind === 'approval_required') {
+        throw new ProblemError(
+          'approval_required',
+          `${result.why}: another administrator must approve it (POST /ops/v1/link/approvals/${result.approvalId}/approve) within 5 minutes.`,
+          undefined,
+          { Location: `/ops/v1/link/approvals/${result.approvalId}` },
+        );
+      }
+      await answerCommand(ctx, result.command, input.wait_seconds);
+    },
+  );
+  router.post(
+    '/link/approvals/:id/approve',
+    ...can('operators.manage', 'door.remote_open.approve'),
+    async (ctx) => {
+      await stepUpFor(ctx, 'door.remote_open.approve', ctx.params.id!);
+      const input = await bodyOf(ctx, LinkCommandRequestSchema.pick({ wait_seconds: true }));
+      const command = await approveRemoteOpen(link(), ctx.state.actor, ctx.params.id!);
+      await answerCommand(ctx, command, input.wait_seconds);
+    },
+  );
+  const STATION_COMMANDS = {
+    'refresh-config': 'refresh_config',
+    'reload-screen': 'reload_screen',
+    'upload-logs': 'upload_logs',
+  } as const;
+  for (const [path, kind] of Object.entries(STATION_COMMANDS)) {
+    router.post(
+      `/stations/:code/link/${path}`,
+      ...can('terminals.manage', `link.${kind}`),
+      async (ctx) => {
+        const input = await bodyOf(ctx, LinkCommandRequestSchema);
+        const command = await requestStationCommand(link(), ctx.state.actor, {
+          station: ctx.params.code!,
+          kind,
+          args: kind === 'upload_logs' ? { minutes: input.minutes ?? 30 } : {},
+          reason: input.reason ?? null,
+        });
+        await answerCommand(ctx, command, input.wait_seconds);
+      },
+    );
+  }
+  /** The command, if the operator may see its station (404 otherwise, as for no command). */
+  const commandFor = async (actor: Actor, id: string, action: string) => {
+    const command = await services.link.commands.get(id);
+    if (!command) throw new ProblemError('not_found', `No command ${id}.`);
+    await stationByCode(sql, actor, command.stationCode, action);
+    return command;
+  };
+  router.get('/link/commands/:id', ...can('stations.read', 'link.command.read'), async (ctx) => {
+    ctx.body = presentCommand(
+      await commandFor(ctx.state.actor, ctx.params.id!, 'link.command.read'),
+    );
+  });
+  router.get(
+    '/link/commands/:id/logs',
+    ...can('terminals.manage', 'link.logs.read'),
+    async (ctx) => {
+      const command = await commandFor(ctx.state.actor, ctx.params.id!, 'link.logs.read');
+      const bundle = await logBundle(sql, command.id);
+      if (!bundle) throw new ProblemError('not_found', 'The kiosk has not uploaded these logs.');
+      await audit(sql, ctx.state.actor, {
+        action: 'link.logs.read',
+        targetType: 'station',
+        target: command.stationCode,
+        outcome: 'ok',
+        detail: { command_id: command.id },
+      });
+      ctx.type = 'application/gzip';
+      ctx.set(
+        'Content-Disposition',
+        `attachment; filename="kiosk-logs-${command.stationCode}-${command.id}.jsonl.gz"`,
+      );
+      ctx.body = bundle.body;
     },
   );
 

@@ -8,7 +8,9 @@ const KEEPALIVE_MS = 15_000;
 
 /**
  * GET /ops/v1/alerts/stream: server-sent events, one `alert` event per change of an alert
- * the operator may see, from whichever instance (or the CLI) made it. A comment every
+ * the operator may see, from whichever instance (or the CLI) made it, and one `door` event
+ * per report of doors whose sensor state changed (the live link), of the stations the
+ * operator may see. A comment every
  * 15 s keeps proxies from closing it; the stream ends when the session does.
  */
 export function alertStream(services: Services): Middleware {
@@ -31,6 +33,11 @@ export function alertStream(services: Services): Middleware {
       sequence += 1;
       stream.write(`event: alert\nid: ${sequence}\ndata: ${JSON.stringify({ event, alert })}\n\n`);
     });
+    // The live link's door states, as kiosks push them (any instance): `event: door`.
+    const unwatch = services.link.hub.watchDoors(ctx.state.actor.stations, (doors) => {
+      sequence += 1;
+      stream.write(`event: door\nid: ${sequence}\ndata: ${JSON.stringify(doors)}\n\n`);
+    });
     const token = sessionToken(ctx, services.config);
     const keepalive = setInterval(() => {
       void (async () => {
@@ -45,6 +52,7 @@ export function alertStream(services: Services): Middleware {
     const stop = () => {
       clearInterval(keepalive);
       unsubscribe();
+      unwatch();
     };
     stream.once('close', stop);
     ctx.req.once('close', () => {

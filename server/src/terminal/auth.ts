@@ -116,23 +116,36 @@ export function authenticateTerminal(
   cache: TerminalAuthCache,
   options: { allowOffline?: boolean } = {},
 ): Middleware {
-  const allowed = (terminal: AuthenticatedTerminal | null | undefined) =>
-    terminal?.status === 'online' ||
-    (options.allowOffline === true && terminal?.status === 'offline');
   return async (ctx, next) => {
-    const token = bearerToken(ctx);
-    if (!token) throw problem.unauthorized();
-    const hash = hashSecret(token);
-    const key = hash.toString('base64');
-    let terminal = cache.get(key);
-    if (!allowed(terminal)) {
-      const begunAt = cache.begin();
-      terminal = cache.put(key, (await lookUp(sql, hash, cache)) ?? null, begunAt);
-    }
-    if (!terminal || !allowed(terminal)) throw problem.unauthorized();
+    const terminal = await terminalByToken(sql, cache, bearerToken(ctx), options);
+    if (!terminal) throw problem.unauthorized();
     ctx.state.terminal = terminal;
     await next();
   };
+}
+
+/**
+ * The terminal a device token belongs to, if it may be served: the one path of every
+ * terminal request and of the live link's upgrade (hash, cache, database on a miss).
+ */
+export async function terminalByToken(
+  sql: Sql,
+  cache: TerminalAuthCache,
+  token: string | undefined,
+  options: { allowOffline?: boolean } = {},
+): Promise<AuthenticatedTerminal | null> {
+  const allowed = (terminal: AuthenticatedTerminal | null | undefined) =>
+    terminal?.status === 'online' ||
+    (options.allowOffline === true && terminal?.status === 'offline');
+  if (!token) return null;
+  const hash = hashSecret(token);
+  const key = hash.toString('base64');
+  let terminal = cache.get(key);
+  if (!allowed(terminal)) {
+    const begunAt = cache.begin();
+    terminal = cache.put(key, (await lookUp(sql, hash, cache)) ?? null, begunAt);
+  }
+  return terminal && allowed(terminal) ? terminal : null;
 }
 
 /** The station every terminal request is scoped to; never taken from a body. */

@@ -15,6 +15,7 @@ import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
 import { lockStation } from './doorAssignment';
 import { reportedTime } from './reportedTime';
+import { recordDoorStates } from '../link/doorStates';
 
 // What a kiosk's door supervision saw (docs/terminal-extensions.md): each event recorded
 // once per kiosk event id (`door_events`), an operations alert raised with each that needs a
@@ -104,7 +105,7 @@ function positionOf(raw: string | undefined): number {
  * Recorded once per `eventId` (a resend answers 200 and records nothing more); each kind
  * but `unlock_unknown` raises an alert. 404 when the station has no such door.
  */
-export function doorEvent({ sql, logger }: Services): Middleware {
+export function doorEvent({ sql, softSql, logger }: Services): Middleware {
   return async (ctx) => {
     const position = positionOf((ctx.params as Record<string, string>).door);
     const event = validate(DoorEventRequestSchema, await readJson(ctx));
@@ -139,6 +140,25 @@ export function doorEvent({ sql, logger }: Services): Middleware {
       return { fresh: inserted.length > 0, message };
     });
     if (!outcome) throw problem.notFound('No door has that position at this station.');
+    if (outcome.fresh && (event.kind === 'found_open' || event.kind === 'opened_unseen'))
+      // The door stood open when the kiosk saw it: its state, as of then, reaches the
+      // station page and the operations stream as the live link's door states do (issue
+      // 31: these "ride that link"); a state the link reported since is kept.
+      await recordDoorStates(
+        softSql,
+        station,
+        [
+          {
+            position,
+            known: true,
+            closed: false,
+            itemPresent: event.itemPresent,
+            // Found open at an unlock: a session was at the door; opened unseen: nobody.
+            inSession: event.kind === 'found_open',
+          },
+        ],
+        at,
+      );
     if (outcome.fresh)
       logger[outcome.message ? 'warn' : 'info'](
         {

@@ -12,6 +12,7 @@ import { cabinetEvent, doorEvent } from './doorEvents';
 import { courierReturns, returnCollected } from './returnCollection';
 import { rateLimit } from './rateLimit';
 import { confirmReturnRoute, startReturnRoute } from './returns';
+import { uploadLogBundle } from '../link/logBundles';
 import { enrol } from './enrolment';
 import { credentials } from './credentials';
 import { updateAssignment, updateBundle, updateReport } from '../updates/releases';
@@ -52,6 +53,9 @@ export function terminalRouter(services: Services): Router {
   router.get('/update', online, updateAssignment(services));
   router.get('/update/bundle/:version', online, updateBundle(services));
   router.post('/update/report', online, updateReport(services));
+  // The live link's upload (docs/terminal-extensions.md); the link itself is an upgrade
+  // of `GET /terminal/v1/link`, handled beside Koa (link/hub.ts).
+  router.post('/link/logs/:commandId', online, uploadLogBundle(sql));
   // A locker that works on its own through an outage ("Offline operation").
   router.get('/offline/pickups', online, offlinePickups(sql));
   router.get('/offline/deposits', online, offlineDeposits(services));

@@ -199,6 +199,10 @@ export const en = {
     inUse: 'open now',
     door: 'Door {{door}}',
   },
+  remote: {
+    operator: 'Door {{door}} was opened by an operator.',
+    technician: 'Door {{door}} was opened by a technician.',
+  },
   done: 'Done',
   // Door supervision (issue 31): a door found open, a take-out the staff settle, a board
   // whose polarity is suspect.

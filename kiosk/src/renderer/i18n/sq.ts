@@ -197,6 +197,10 @@ export const sq: Messages = {
     inUse: 'e hapur tani',
     door: 'Dera {{door}}',
   },
+  remote: {
+    operator: 'Dera {{door}} u hap nga një operator.',
+    technician: 'Dera {{door}} u hap nga një teknik.',
+  },
   // "Gati" (ready) read as "ready to start" as often as "finished": this says
   // "I am done", as the person means it when they tap it.
   done: 'Përfundova',

@@ -195,6 +195,10 @@ export const sr: Messages = {
     inUse: 'sada otvorena',
     door: 'Vrata {{door}}',
   },
+  remote: {
+    operator: 'Vrata {{door}} je otvorio operater.',
+    technician: 'Vrata {{door}} je otvorio tehničar.',
+  },
   done: 'Gotovo',
   // Door supervision (issue 31).
   supervision: {

@@ -195,6 +195,10 @@ export const tr: Messages = {
     inUse: 'şimdi açık',
     door: 'Kapak {{door}}',
   },
+  remote: {
+    operator: 'Kapak {{door}} bir operatör tarafından açıldı.',
+    technician: 'Kapak {{door}} bir teknisyen tarafından açıldı.',
+  },
   done: 'Bitti',
   // Door supervision (issue 31).
   supervision: {
