@@ -91,7 +91,10 @@ describe('the station page over the live link', () => {
 
     // The outcome the kiosk reported, on screen.
     await page.getByRole('heading', { name: `Opening door 2 at ${code}` }).waitFor();
-    await page.getByRole('listitem').filter({ hasText: 'Door 2 opened.' }).waitFor();
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: /^✓ Door 2 opened\.$/ })
+      .waitFor();
     await page
       .getByRole('status')
       .getByText('The kiosk saw the door open. It records when it is shut again.')
@@ -154,7 +157,7 @@ describe('the station page over the live link', () => {
       undefined,
       { timeout: 20_000 },
     );
-    const latency = (await shownAt.jsonValue()) - openedAt;
+    const latency = Number(await shownAt.jsonValue()) - openedAt;
     console.log(
       `console live door state: simulator door 3 opened → shown on the station page in ${latency} ms`,
     );
