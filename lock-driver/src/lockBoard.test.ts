@@ -155,6 +155,30 @@ describe('LockBoard.open', () => {
     expect(unlocks()).toHaveLength(1);
   });
 
+  it('watches the doors for as long as it runs without leaving a listener per read on its signal', async () => {
+    const { board } = await connect({ boards: 1 });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    const abort = new AbortController();
+    let reads = 0;
+    const watch = board.watchDoors({
+      intervalMs: 1,
+      signal: abort.signal,
+      onReading: () => reads++,
+    });
+    try {
+      await expect.poll(() => reads).toBeGreaterThan(30);
+      await new Promise((resolve) => setImmediate(resolve));
+      // Node warns once more than 10 listeners wait on one signal: one per read did.
+      expect(warnings.filter((w) => w.includes('MaxListenersExceeded'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      abort.abort();
+      await watch.stop();
+    }
+  });
+
   it('answers did_not_open through one lost reply: the board was heard through the window', async () => {
     const { board, cabinet } = await connect(
       { boards: 1, dropAfterUnlock: 1 },

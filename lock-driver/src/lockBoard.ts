@@ -210,9 +210,17 @@ export class LockBoard {
             options.onChange?.(change);
           }
         }
+        // The wait ends at the interval or the abort, whichever comes first, and leaves no
+        // listener behind: one left per read piled up on the kiosk's stop signal for as
+        // long as it ran (a MaxListenersExceededWarning after 11 reads, and a leak).
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, options.intervalMs ?? 500);
-          signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+          const done = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            resolve();
+          };
+          const timer = setTimeout(done, options.intervalMs ?? 500);
+          signal.addEventListener('abort', done, { once: true });
         });
       }
     })();
