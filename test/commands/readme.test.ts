@@ -217,6 +217,16 @@ describe.concurrent('README commands, run as printed', () => {
             'webhookUrl',
           ]),
       ],
+      [
+        /link keygen/,
+        async (l) => {
+          const key = await json(l);
+          expect(Object.keys(key).sort()).toEqual(['publicKey', 'seed']);
+          // LINK_SIGNING_KEY is the base64 of a 32-byte Ed25519 seed.
+          expect(Buffer.from(key.seed as string, 'base64')).toHaveLength(32);
+          expect(key.publicKey).toEqual(expect.any(String));
+        },
+      ],
       [/org rotate-key/, async (l) => void expect((await json(l)).apiKey).toMatch(/^sk_/)],
       [
         /station create/,

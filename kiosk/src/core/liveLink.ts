@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import {
   LINK_PROTOCOL,
@@ -110,8 +111,13 @@ export class LiveLink {
 
   private connect(): void {
     if (this.stopped) return;
+    // Like every call to the service, the connection carries its own correlation id: the
+    // service's log line of a refused or failed link names it.
     const ws = new WebSocket(this.url, LINK_PROTOCOL, {
-      headers: { authorization: `Bearer ${this.d.deviceToken()}` },
+      headers: {
+        authorization: `Bearer ${this.d.deviceToken()}`,
+        'x-correlation-id': randomUUID(),
+      },
       handshakeTimeout: 10_000,
       perMessageDeflate: false,
       maxPayload: 64 * 1024,
