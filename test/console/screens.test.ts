@@ -1,5 +1,9 @@
+import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import { promisify } from 'node:util';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor, createOperator, PASSWORD, REPO_ROOT } from '@locker/server/testing';
 import { checkAxe } from '../kiosk/screenChecks';
@@ -11,6 +15,7 @@ import { DRITA_PHONE, networkScene } from './scene';
 // photographed for the README (docs/screenshots/console-*.png).
 
 const SHOTS = path.join(REPO_ROOT, 'docs/screenshots');
+const execFileAsync = promisify(execFile);
 
 let c: ConsoleStack;
 let scene: Awaited<ReturnType<typeof networkScene>>;
@@ -42,6 +47,18 @@ async function checkKeyboard(page: Page, screen: string) {
 async function checkFits(page: Page, screen: string) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
   expect(overflow, `${screen}: wider than the window`).toBeLessThanOrEqual(0);
+}
+
+/** What a barcode scanner reads from an image on the page (zbarimg on its screenshot). */
+async function scanQr(image: Locator): Promise<string> {
+  const png = path.join(os.tmpdir(), `console-qr-${process.pid}-${Date.now()}.png`);
+  await image.screenshot({ path: png });
+  try {
+    const { stdout } = await execFileAsync('zbarimg', ['--quiet', '--raw', png]);
+    return stdout.trim();
+  } finally {
+    await rm(png, { force: true });
+  }
 }
 
 async function screen(page: Page, name: string, options: { skipLink?: boolean } = {}) {
@@ -172,6 +189,50 @@ describe('signed in', () => {
     await page.getByRole('link', { name: 'Terminals' }).click();
     await page.getByRole('rowheader', { name: /PRZ-007/ }).waitFor();
     await screen(page, 'people-terminals');
+
+    // A new terminal: its one-time enrolment code, grouped as the kiosk's keypad shows it,
+    // its expiry and the same code as a QR code a scanner reads back.
+    await page.getByLabel('Station code').fill('TIR-101');
+    await page.getByRole('button', { name: 'Enrol terminal' }).click();
+    const card = page.getByRole('group', { name: 'Enrolment code for the terminal at TIR-101' });
+    await card.waitFor();
+    const shown = (await card.getByTestId('enrolment-code').textContent())!;
+    expect(shown).toMatch(/^\d{4}\u2002\d{4}\u2002\d{2}$/);
+    const first = shown.replace(/\D/g, '');
+    await card.getByText(/Valid once, until .*2\d{3}/).waitFor();
+    await card.getByText(/service menu, chooses “Enrol with a code”/).waitFor();
+    expect(await scanQr(card.getByRole('img', { name: /QR code of the enrolment code/ }))).toBe(
+      `${first.slice(0, 4)}-${first.slice(4, 8)}-${first.slice(8)}`,
+    );
+    await screen(page, 'people-terminals-enrol');
+
+    // A new code for it: asked first, then shown; only the newest one is still open.
+    const [made] = await c.stack.sql<{ id: string }[]>`
+      select t.id from terminals t join stations s on s.id = t.station_id
+       where s.code = 'TIR-101' order by t.created_at desc limit 1`;
+    let asked = '';
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.accept();
+    });
+    await page
+      .getByRole('button', {
+        name: `New enrolment code for terminal ${made!.id.slice(0, 8)} at TIR-101`,
+      })
+      .click();
+    await card.getByText('Any earlier enrolment code of this terminal no longer works.').waitFor();
+    expect(asked).toMatch(/Its earlier code stops working/);
+    const second = (await card.getByTestId('enrolment-code').textContent())!.replace(/\D/g, '');
+    expect(second).toMatch(/^\d{10}$/);
+    expect(second).not.toBe(first);
+    expect(await scanQr(card.getByRole('img', { name: /QR code of the enrolment code/ }))).toBe(
+      `${second.slice(0, 4)}-${second.slice(4, 8)}-${second.slice(8)}`,
+    );
+    const open = await c.stack.sql<{ n: number }[]>`
+      select count(*)::int as n from terminal_enrolment_codes
+       where terminal_id = ${made!.id} and used_at is null`;
+    expect(open[0]!.n).toBe(1);
+    await checkAxe(page, 'people-terminals-new-code');
     await context.close();
   });
 

@@ -471,6 +471,15 @@ export const en = {
     disable: 'Disable',
     revoke: 'Revoke',
     none: 'No terminal matches.',
+    byHand: 'Set it up by hand instead (device token for kiosk.json)',
+    enrolmentCode: 'Enrolment code for the terminal at {{station}}',
+    enrolmentQr: 'QR code of the enrolment code for {{station}}',
+    enrolmentExpires: 'Valid once, until {{at}} ({{zone}}).',
+    enrolmentHow:
+      'At the kiosk, the technician opens the service menu, chooses “Enrol with a code” and types these 10 digits (or scans the QR code).',
+    enrolmentReplaced: 'Any earlier enrolment code of this terminal no longer works.',
+    newCode: 'New enrolment code',
+    newCodeNamed: 'New enrolment code for terminal {{id}} at {{station}}',
   },
   audit: {
     title: 'Audit log',
@@ -511,6 +520,8 @@ export const en = {
       'Revoke terminal {{id}} at {{station}}? It stops for good; a new one must be enrolled.',
     disableTerminal:
       'Disable terminal {{id}} at {{station}}? It stops serving customers until enabled.',
+    newEnrolmentCode:
+      'Issue a new enrolment code for terminal {{id}} at {{station}}? Its earlier code stops working.',
   },
   time: {
     now: 'now',

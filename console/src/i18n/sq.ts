@@ -474,6 +474,15 @@ export const sq: Messages = {
     disable: 'Çaktivizo',
     revoke: 'Revoko',
     none: 'Asnjë terminal nuk përputhet.',
+    byHand: 'Ose konfigurojeni me dorë (tokeni i pajisjes për kiosk.json)',
+    enrolmentCode: 'Kodi i regjistrimit për terminalin te {{station}}',
+    enrolmentQr: 'Kodi QR i kodit të regjistrimit për {{station}}',
+    enrolmentExpires: 'I vlefshëm një herë, deri më {{at}} ({{zone}}).',
+    enrolmentHow:
+      'Te kioski, tekniku hap menynë e shërbimit, zgjedh “Regjistrohu me kod” dhe shkruan këto 10 shifra (ose skanon kodin QR).',
+    enrolmentReplaced: 'Çdo kod i mëparshëm regjistrimi i këtij terminali nuk funksionon më.',
+    newCode: 'Kod i ri regjistrimi',
+    newCodeNamed: 'Kod i ri regjistrimi për terminalin {{id}} te {{station}}',
   },
   audit: {
     title: 'Regjistri i veprimeve',
@@ -515,6 +524,8 @@ export const sq: Messages = {
       'Të revokohet terminali {{id}} te {{station}}? Ndalet përgjithmonë; duhet regjistruar një i ri.',
     disableTerminal:
       'Të çaktivizohet terminali {{id}} te {{station}}? Nuk u shërben klientëve derisa të aktivizohet.',
+    newEnrolmentCode:
+      'Të lëshohet një kod i ri regjistrimi për terminalin {{id}} te {{station}}? Kodi i mëparshëm nuk funksionon më.',
   },
   time: {
     now: 'tani',

@@ -1,4 +1,10 @@
-import { TERMINAL_FILTERS, TerminalCreatedSchema, TerminalListSchema } from '@locker/shared';
+import {
+  type EnrolmentCode,
+  EnrolmentCodeIssuedSchema,
+  TERMINAL_FILTERS,
+  TerminalCreatedSchema,
+  TerminalListSchema,
+} from '@locker/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
@@ -6,6 +12,7 @@ import { get, post, query } from '../../api';
 import { useConsole } from '../../context';
 import { useLoad } from '../../load';
 import { Busy } from '../../parts/Busy';
+import { EnrolmentCard } from '../../parts/EnrolmentCard';
 import { ErrorNote } from '../../parts/ErrorNote';
 import { OnceSecret } from '../../parts/OnceSecret';
 import { Time } from '../../parts/Time';
@@ -30,7 +37,11 @@ export function TerminalsTab() {
   const act = useAction();
   const [newStation, setNewStation] = useState('');
   const [reason, setReason] = useState('');
-  const [issued, setIssued] = useState<{ station: string; token: string }>();
+  const [issued, setIssued] = useState<{
+    station: string;
+    token?: string;
+    enrolment: EnrolmentCode;
+  }>();
   const manage = c.can('terminals.manage');
   const change = (id: string, what: 'disable' | 'enable' | 'revoke', station: string | null) =>
     (what === 'enable' ||
@@ -43,6 +54,16 @@ export function TerminalsTab() {
     void act
       .run(() => post(`/terminals/${id}/${what}`, reason.trim() ? { reason: reason.trim() } : {}))
       .then(() => setRound((r) => r + 1));
+  const newCode = (id: string, station: string | null) =>
+    window.confirm(
+      t('confirm.newEnrolmentCode', { id: id.slice(0, 8), station: station ?? '—' }),
+    ) &&
+    void act
+      .run(() => post(`/terminals/${id}/enrolment-code`, {}, EnrolmentCodeIssuedSchema))
+      .then((made) => {
+        if (!made) return;
+        setIssued({ station: made.terminal.station_code ?? '—', enrolment: made.enrolment });
+      });
   return (
     <section aria-labelledby="terminals-heading">
       <h2 id="terminals-heading">{t('people.terminals')}</h2>
@@ -59,6 +80,7 @@ export function TerminalsTab() {
                 setIssued({
                   station: made.terminal.station_code ?? newStation.trim(),
                   token: made.token,
+                  enrolment: made.enrolment,
                 });
                 setNewStation('');
                 setRound((r) => r + 1);
@@ -82,14 +104,24 @@ export function TerminalsTab() {
       <ActionError error={create.error} />
       {issued && (
         <>
-          <OnceSecret
-            label={t('terminals.token', { station: issued.station })}
-            value={issued.token}
+          <EnrolmentCard
+            station={issued.station}
+            enrolment={issued.enrolment}
+            replaced={!issued.token}
           />
-          <p>{t('terminals.enrol')}</p>
-          <pre className="config">
-            {JSON.stringify({ serverUrl: location.origin, deviceToken: issued.token }, null, 2)}
-          </pre>
+          {issued.token && (
+            <details>
+              <summary>{t('terminals.byHand')}</summary>
+              <OnceSecret
+                label={t('terminals.token', { station: issued.station })}
+                value={issued.token}
+              />
+              <p>{t('terminals.enrol')}</p>
+              <pre className="config">
+                {JSON.stringify({ serverUrl: location.origin, deviceToken: issued.token }, null, 2)}
+              </pre>
+            </details>
+          )}
         </>
       )}
       <div className="toolbar">
@@ -184,6 +216,18 @@ export function TerminalsTab() {
                             {t('terminals.disable')}
                           </button>
                         )}
+                        <button
+                          type="button"
+                          className="quiet"
+                          disabled={act.busy}
+                          aria-label={t('terminals.newCodeNamed', {
+                            station: term.station_code ?? '—',
+                            id: term.id.slice(0, 8),
+                          })}
+                          onClick={() => newCode(term.id, term.station_code)}
+                        >
+                          {t('terminals.newCode')}
+                        </button>
                         <button
                           type="button"
                           className="quiet"
