@@ -13,6 +13,7 @@ import {
   readCredentials,
   startBrowserHost,
 } from '@locker/kiosk';
+import { browserWithCameraOn } from './fakeCamera';
 import { launchBrowser, typeOnKeypad } from './fixture';
 import { client, useTestServer } from '@locker/server/testing';
 import { createTerminal, newEnrolmentCode } from '../../server/src/opsApi/terminals';
@@ -156,10 +157,13 @@ const PIN = '482913';
  * Each step waits for the screen the previous one leads to: the chord is pressed once the
  * out-of-service screen is drawn (before that, nothing listens for it yet).
  */
-async function kioskAtEnrolment(browser: Browser) {
+async function kioskAtEnrolment(
+  browser: Browser,
+  terminal?: Awaited<ReturnType<typeof newTerminal>>,
+) {
   // The limit test above used up this address's attempts.
-  await stack.sql`delete from rate_limit_windows`;
-  const { station, created } = await newTerminal();
+  if (!terminal) await stack.sql`delete from rate_limit_windows`;
+  const { station, created } = terminal ?? (await newTerminal());
   const kiosk = kioskFolder({
     technicianPinHash: hashTechnicianPin(PIN),
     heartbeatIntervalSeconds: 1,
@@ -252,4 +256,34 @@ describe('enrolment on the kiosk screen: the service menu takes the code', () =>
       await close();
     }
   });
+
+  it("reads the enrolment QR code with the kiosk's camera, and enrols once", async () => {
+    // The camera is chosen at launch: a browser of its own, its fake camera filmed on the
+    // QR code of a terminal created here.
+    await stack.sql`delete from rate_limit_windows`;
+    const { station, created } = await newTerminal();
+    const camera = await browserWithCameraOn(created.enrolment.qr_svg, browser);
+    try {
+      const { kiosk, core, page, close } = await kioskAtEnrolment(camera, { station, created });
+      try {
+        await page.getByText('Or scan its QR code, or hold it up to the camera.').waitFor();
+        // Nothing typed: the camera reads the code, and the kiosk enrols.
+        await page
+          .getByText(`Enrolled: this kiosk is station ${station.code} (${station.name}).`)
+          .waitFor({ timeout: 20_000 });
+        expect(readCredentials(kiosk.credentials)).toMatchObject({
+          station: { code: station.code },
+        });
+        await expect.poll(async () => (await core.getState()).condition).toBe('ok');
+        // The same code still in view is not sent again (it would be refused as used).
+        const [window] = await stack.sql<{ n: number }[]>`
+          select coalesce(sum(cardinality(attempts)), 0)::int as n from rate_limit_windows`;
+        expect(window!.n).toBe(1);
+      } finally {
+        await close();
+      }
+    } finally {
+      await camera.close();
+    }
+  }, 120_000);
 });
