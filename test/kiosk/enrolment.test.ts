@@ -1,7 +1,8 @@
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EnrolmentError,
   KioskCore,
@@ -12,6 +13,7 @@ import {
   readCredentials,
   startBrowserHost,
 } from '@locker/kiosk';
+import { browserWithCameraOn } from './fakeCamera';
 import { launchBrowser, typeOnKeypad } from './fixture';
 import { client, useTestServer } from '@locker/server/testing';
 import { createTerminal, newEnrolmentCode } from '../../server/src/opsApi/terminals';
@@ -148,34 +150,63 @@ describe('enrolment: an operator creates, the kiosk enrols, the first heartbeat 
   });
 });
 
-describe('enrolment on the kiosk screen: the service menu takes the code', () => {
-  it('a new kiosk starts out of service, is enrolled from its service menu, shows its station and heartbeats', async () => {
-    const PIN = '482913';
-    // The limit test above used up this address's attempts.
-    await stack.sql`delete from rate_limit_windows`;
-    const { station, created } = await newTerminal();
-    const kiosk = kioskFolder({
-      technicianPinHash: hashTechnicianPin(PIN),
-      heartbeatIntervalSeconds: 1,
-    });
-    const core = await KioskCore.start(loadKioskConfig(kiosk.configFile, { unenrolled: 'allow' }), {
-      stdout: false,
-    });
-    const host = await startBrowserHost(core, RENDERER_DIR);
-    const browser = await launchBrowser();
-    try {
-      const page = await browser.newPage({ viewport: { width: 1080, height: 1920 } });
-      await page.goto(`${host.url}?lang=en`);
-      // Not enrolled: nothing to send, so out of service, as a refused terminal is.
-      await expect.poll(async () => (await core.getState()).condition).toBe('terminal_refused');
-      await page.keyboard.press('Control+Alt+KeyS');
-      await page.locator('[data-screen="service-pin"]').waitFor();
-      await typeOnKeypad(page, PIN);
-      await page.locator('.key-primary').click();
-      await page.locator('[data-screen="maintenance"]').waitFor();
-      await page.getByRole('button', { name: 'Enrol with a code' }).click();
-      await page.locator('[data-screen="enrolment"]').waitFor();
+const PIN = '482913';
 
+/**
+ * A new kiosk, not enrolled, its screen open at the enrolment screen of its service menu.
+ * Each step waits for the screen the previous one leads to: the chord is pressed once the
+ * out-of-service screen is drawn (before that, nothing listens for it yet).
+ */
+async function kioskAtEnrolment(
+  browser: Browser,
+  terminal?: Awaited<ReturnType<typeof newTerminal>>,
+) {
+  // The limit test above used up this address's attempts.
+  if (!terminal) await stack.sql`delete from rate_limit_windows`;
+  const { station, created } = terminal ?? (await newTerminal());
+  const kiosk = kioskFolder({
+    technicianPinHash: hashTechnicianPin(PIN),
+    heartbeatIntervalSeconds: 1,
+  });
+  const core = await KioskCore.start(loadKioskConfig(kiosk.configFile, { unenrolled: 'allow' }), {
+    stdout: false,
+  });
+  const host = await startBrowserHost(core, RENDERER_DIR);
+  const page = await browser.newPage({ viewport: { width: 1080, height: 1920 } });
+  const close = async () => {
+    await page.close();
+    await host.close();
+    await core.stop();
+  };
+  try {
+    await page.goto(`${host.url}?lang=en`);
+    // Not enrolled: nothing to send, so out of service, as a refused terminal is.
+    await expect.poll(async () => (await core.getState()).condition).toBe('terminal_refused');
+    await page.locator('[data-screen="out-of-service"]').waitFor();
+    await page.keyboard.press('Control+Alt+KeyS');
+    await page.locator('[data-screen="service-pin"]').waitFor();
+    await typeOnKeypad(page, PIN);
+    await page.locator('.key-primary').click();
+    await page.locator('[data-screen="maintenance"]').waitFor();
+    await page.getByRole('button', { name: 'Enrol with a code' }).click();
+    await page.locator('[data-screen="enrolment"]').waitFor();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { station, created, kiosk, core, page, close };
+}
+
+describe('enrolment on the kiosk screen: the service menu takes the code', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+
+  it('a new kiosk starts out of service, is enrolled from its service menu, shows its station and heartbeats', async () => {
+    const { station, created, kiosk, core, page, close } = await kioskAtEnrolment(browser);
+    try {
       // A mistyped code: the service's sentence, nothing stored.
       const wrong = created.enrolment.code.replace(/^\d/, (d) => String((Number(d) + 1) % 10));
       await typeOnKeypad(page, wrong.replace(/-/g, ''));
@@ -198,9 +229,61 @@ describe('enrolment on the kiosk screen: the service menu takes the code', () =>
       // The service menu asks the core for the PIN again: a screen alone cannot enrol.
       expect(await core.enrol('000000', created.enrolment.code)).toEqual({ kind: 'not_allowed' });
     } finally {
-      await browser.close();
-      await host.close();
-      await core.stop();
+      await close();
     }
   });
+
+  it('takes the code from a handheld scanner acting as a keyboard: the QR text typed, then Enter', async () => {
+    const { station, created, kiosk, core, page, close } = await kioskAtEnrolment(browser);
+    try {
+      // What the QR code carries, exactly: the server's SVG encodes the code with its dashes.
+      const scanned = created.enrolment.code;
+      expect(scanned).toMatch(/^\d{4}-\d{4}-\d{2}$/);
+      // A scanner types fast: no pause between its keys.
+      await page.keyboard.type(scanned);
+      // The separators are not digits: the display holds the ten digits only.
+      await expect
+        .poll(() => page.locator('.keypad-display').getAttribute('data-value'))
+        .toBe(scanned.replace(/-/g, ''));
+      await page.keyboard.press('Enter');
+      await page
+        .getByText(`Enrolled: this kiosk is station ${station.code} (${station.name}).`)
+        .waitFor();
+      expect(readCredentials(kiosk.credentials)).toMatchObject({ station: { code: station.code } });
+      await expect.poll(async () => (await core.getState()).condition).toBe('ok');
+      expect((await core.getState()).config?.station_code).toBe(station.code);
+    } finally {
+      await close();
+    }
+  });
+
+  it("reads the enrolment QR code with the kiosk's camera, and enrols once", async () => {
+    // The camera is chosen at launch: a browser of its own, its fake camera filmed on the
+    // QR code of a terminal created here.
+    await stack.sql`delete from rate_limit_windows`;
+    const { station, created } = await newTerminal();
+    const camera = await browserWithCameraOn(created.enrolment.qr_svg, browser);
+    try {
+      const { kiosk, core, page, close } = await kioskAtEnrolment(camera, { station, created });
+      try {
+        await page.getByText('Or scan its QR code, or hold it up to the camera.').waitFor();
+        // Nothing typed: the camera reads the code, and the kiosk enrols.
+        await page
+          .getByText(`Enrolled: this kiosk is station ${station.code} (${station.name}).`)
+          .waitFor({ timeout: 20_000 });
+        expect(readCredentials(kiosk.credentials)).toMatchObject({
+          station: { code: station.code },
+        });
+        await expect.poll(async () => (await core.getState()).condition).toBe('ok');
+        // The same code still in view is not sent again (it would be refused as used).
+        const [window] = await stack.sql<{ n: number }[]>`
+          select coalesce(sum(cardinality(attempts)), 0)::int as n from rate_limit_windows`;
+        expect(window!.n).toBe(1);
+      } finally {
+        await close();
+      }
+    } finally {
+      await camera.close();
+    }
+  }, 120_000);
 });

@@ -168,6 +168,7 @@ export const en = {
     enrol: 'Enrol with a code',
     enrolInstruction: 'Type the enrolment code the operator gave you (10 digits).',
     enrolled: 'Enrolled: this kiosk is station {{code}} ({{name}}).',
+    enrolCamera: 'Or scan its QR code, or hold it up to the camera.',
     enrolFailed: 'The kiosk did not answer; try again.',
   },
   maintenance: {

@@ -166,6 +166,7 @@ export const sq: Messages = {
     enrol: 'Regjistrohu me kod',
     enrolInstruction: 'Shkruani kodin e regjistrimit që ju dha operatori (10 shifra).',
     enrolled: 'U regjistrua: ky kiosk është stacioni {{code}} ({{name}}).',
+    enrolCamera: 'Ose skanoni kodin e tij QR, ose mbajeni para kamerës.',
     enrolFailed: 'Kioski nuk u përgjigj; provoni përsëri.',
   },
   maintenance: {

@@ -164,6 +164,7 @@ export const sr: Messages = {
     enrol: 'Prijava kodom',
     enrolInstruction: 'Unesite kod za prijavu koji vam je dao operater (10 cifara).',
     enrolled: 'Prijavljeno: ovaj kiosk je stanica {{code}} ({{name}}).',
+    enrolCamera: 'Ili skenirajte njegov QR kod, ili ga prinesite kameri.',
     enrolFailed: 'Kiosk nije odgovorio; pokušajte ponovo.',
   },
   maintenance: {

@@ -164,6 +164,7 @@ export const tr: Messages = {
     enrol: 'Kodla kaydet',
     enrolInstruction: 'Operatörün verdiği kayıt kodunu girin (10 rakam).',
     enrolled: 'Kaydedildi: bu kiosk {{code}} istasyonudur ({{name}}).',
+    enrolCamera: 'Ya da QR kodunu okutun veya kameraya gösterin.',
     enrolFailed: 'Kiosk yanıt vermedi; yeniden deneyin.',
   },
   maintenance: {

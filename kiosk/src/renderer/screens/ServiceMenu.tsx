@@ -3,25 +3,37 @@ import { useTranslation } from 'react-i18next';
 import type { EnrolResult, TechnicianLogin } from '../../bridge/technician';
 import { kiosk } from '../bridge';
 import { BackButton } from '../parts/BackButton';
+import { CameraScanner } from '../parts/CameraScanner';
 import { Keypad } from '../parts/Keypad';
 import { Screen, type ScreenMessage } from '../parts/Screen';
 import { MaintenanceView } from './MaintenanceView';
 import type { ScreenProps } from './props';
 
 /**
- * The enrolment, behind the PIN: the operator's one-time code typed (or scanned into the
- * keypad), exchanged by the core for this kiosk's own token; the station it is now bound
- * to is shown. The core checks the PIN again: the screen is trusted with nothing.
+ * The enrolment code as its QR code carries it ("1234-5678-90"), a handheld scanner types
+ * it, or a technician writes it down: its ten digits, or null for anything else.
+ */
+export function enrolmentDigits(text: string): string | null {
+  const digits = text.replace(/[\s-]/g, '');
+  return /^\d{10}$/.test(digits) ? digits : null;
+}
+
+/**
+ * The enrolment, behind the PIN: the operator's one-time code typed, scanned by a handheld
+ * scanner acting as a keyboard (the keypad takes its digits and Enter, and ignores the
+ * separators), or read by the camera from its QR code; exchanged by the core for this
+ * kiosk's own token; the station it is now bound to is shown. The core checks the PIN
+ * again: the screen is trusted with nothing.
  */
 function Enrolment({ pin, done }: { pin: string; done: () => void }) {
   const { t } = useTranslation();
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<EnrolResult | null>(null);
-  const submit = async () => {
+  const submit = async (typed = code) => {
     setBusy(true);
     const answer = await kiosk
-      .enrol(pin, code)
+      .enrol(pin, typed)
       .catch((): EnrolResult => ({ kind: 'refused', message: t('service.enrolFailed') }));
     setBusy(false);
     setCode('');
@@ -44,6 +56,19 @@ function Enrolment({ pin, done }: { pin: string; done: () => void }) {
       heading={t('service.enrol')}
       instruction={t('service.enrolInstruction')}
       message={message}
+      info={
+        // Paused once enrolled: the same QR code still in view would only be refused.
+        <CameraScanner
+          hint={t('service.enrolCamera')}
+          paused={busy || result?.kind === 'enrolled'}
+          onCode={(text) => {
+            const digits = enrolmentDigits(text);
+            if (!digits) return;
+            setCode(digits);
+            void submit(digits);
+          }}
+        />
+      }
       actions={<BackButton onClick={done} />}
       main={
         <Keypad
