@@ -15,8 +15,6 @@ import {
   ReturnRequestSchema,
   type CabinetResponse,
   OfflineDepositRequestSchema,
-  type OfflineDepositsResponse,
-  type OfflinePickupsResponse,
 } from '@locker/shared';
 import ky, { type KyInstance } from 'ky';
 import { randomUUID } from 'node:crypto';
@@ -241,34 +239,25 @@ export class TerminalClient {
    * Extension: the station's offline pickup verifiers, sent with the ETag of the set the
    * kiosk holds; `value` is null when it is unchanged (304).
    */
-  async offlinePickups(
-    etag: string | null,
-  ): Promise<Answer<{ set: OfflinePickupsResponse; etag: string | null } | null>> {
-    const answer = await this.call(
-      Answers.offlinePickups,
-      'get',
-      'offline/pickups',
-      undefined,
-      etag ? { 'if-none-match': etag } : {},
-    );
-    if (!answer.ok) return answer;
-    const { correlationId, response } = answer;
-    if (response?.status === 304) return { ok: true, value: null, correlationId };
-    return {
-      ok: true,
-      value: { set: answer.value, etag: response?.headers.get('etag') ?? null },
-      correlationId,
-    };
+  offlinePickups(etag: string | null) {
+    return this.offlineSet(Answers.offlinePickups, 'offline/pickups', etag);
   }
 
   /** Extension: the station's doors, expected parcels and couriers' verifiers, by ETag. */
-  async offlineDeposits(
+  offlineDeposits(etag: string | null) {
+    return this.offlineSet(Answers.offlineDeposits, 'offline/deposits', etag);
+  }
+
+  /** One offline data set, asked for with the ETag of the copy held: null when unchanged. */
+  private async offlineSet<A extends z.ZodType>(
+    schema: A,
+    path: string,
     etag: string | null,
-  ): Promise<Answer<{ set: OfflineDepositsResponse; etag: string | null } | null>> {
+  ): Promise<Answer<{ set: z.infer<A>; etag: string | null } | null>> {
     const answer = await this.call(
-      Answers.offlineDeposits,
+      schema,
       'get',
-      'offline/deposits',
+      path,
       undefined,
       etag ? { 'if-none-match': etag } : {},
     );
