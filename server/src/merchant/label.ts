@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { ShipmentView } from '../shipments/view';
+import { withGlyphCache } from './glyphCache';
 
 const MM = 72 / 25.4;
 const MARGIN = 5 * MM;
@@ -18,14 +19,15 @@ export type PdfPage = keyof typeof PDF_PAGES;
 
 // The PDF standard fonts are WinAnsi only: no č, ć, đ (Serbian) nor ğ, ı, ş (Turkish).
 // DejaVu covers every recipient language. Parsing a TrueType file costs ~13 ms, so each
-// is parsed once per process; pdfkit embeds a subset of the parsed font in each label.
+// is parsed once per process; pdfkit embeds a subset of the parsed font in each label,
+// whose glyphs are read from the file once (glyphCache.ts).
 const fontDir = path.join(
   path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')),
   'ttf',
 );
 // pdfkit takes a parsed fontkit font where its types say a path.
 const parse = (file: string) =>
-  fontkit.create(readFileSync(path.join(fontDir, file))) as unknown as string;
+  withGlyphCache(fontkit.create(readFileSync(path.join(fontDir, file)))) as unknown as string;
 const REGULAR = parse('DejaVuSans.ttf');
 const BOLD = parse('DejaVuSans-Bold.ttf');
 
