@@ -19,6 +19,32 @@ function capturingLogger() {
 }
 
 describe('POST /heartbeat', () => {
+  it('updates the terminal in place (a HOT update): no index of terminals is written', async () => {
+    const station = await stack.station('1:S');
+    const t = await stack.terminal(station.code);
+    const updates = async () => {
+      // Statistics reach the views when a backend flushes them: this one's, at once.
+      await stack.sql`select pg_stat_force_next_flush()`;
+      const [row] = await stack.sql<{ updated: string; hot: string }[]>`
+        select n_tup_upd::text as updated, n_tup_hot_upd::text as hot
+          from pg_stat_user_tables where relname = 'terminals'`;
+      return { updated: Number(row!.updated), hot: Number(row!.hot) };
+    };
+    // The server's own backends flush within a second of going idle.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const before = await updates();
+    for (let i = 0; i < 20; i++)
+      expect((await t.api.post('/terminal/v1/heartbeat', { appVersion: `k-${i}` })).status).toBe(
+        200,
+      );
+    await expect
+      .poll(async () => {
+        const after = await updates();
+        return { updated: after.updated - before.updated, hot: after.hot - before.hot };
+      })
+      .toEqual({ updated: 20, hot: 20 });
+  });
+
   it('answers the station configuration as stored and echoes the app version', async () => {
     const station = await stack.station('1:S', {
       supportPhone: '+381 11 555 0100',
