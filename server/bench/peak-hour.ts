@@ -14,7 +14,9 @@
  * hour needs), PEAK_STATIONS (28000), PEAK_PARCELS_PER_SECOND (233), PEAK_PG_PORT (55131;
  * servers on the next two ports, sinks on the two after), PEAK_STATEMENTS=1 (after each run,
  * the statements that cost PostgreSQL most), PEAK_SERVER_NODE_ARGS (Node flags for the
- * servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), PEAK_LINK=1 (kiosks on the live link:
+ * the idle /cabinet poll every 300 s instead of 15 s, and one poll after each change of the
+ * cabinet, as the link's hint brings; the link's WebSockets themselves are not opened).
  */
 import { BENCH_SECRET } from './harness';
 import { costBreakdown } from './peak/breakdown';
@@ -68,7 +70,8 @@ const P99_BOUND_MS = 100;
 // Gentle enough that a loaded machine answers every poll; the point is a warm cache.
 const WARM_UP_RATE = 1000;
 
-const HOUR = polishBusiestHour(STATIONS, PARCELS);
+const LINK = env.PEAK_LINK === '1';
+const HOUR = polishBusiestHour(STATIONS, PARCELS, LINK);
 const SHARES = DEFAULT_SHARES;
 
 interface Context {
@@ -160,12 +163,14 @@ async function ensureServers(ctx: Context, instances: number) {
 
 /**
  * Steady state means every kiosk has been seen: one /cabinet per station first, so the
- * instance's authentication cache holds the fleet, as it does after a minute in service.
+ * instance's authentication cache holds the fleet, as it does after a minute in service,
+ * and each kiosk holds its offline pickup set's ETag, as it does after 15 s.
  */
 async function warmUp(ctx: Context, server: ServerProcess) {
   const driver = new Driver([new URL(server.url)]);
   let i = 0;
   const codes = [...ctx.net.etags.keys()];
+  const sets = ctx.net.pickupSetEtags;
   const started = performance.now();
   await driver.run(
     [
@@ -173,26 +178,41 @@ async function warmUp(ctx: Context, server: ServerProcess) {
         name: 'warm-up',
         rate: WARM_UP_RATE,
         next: () => {
-          const code = codes[i++];
+          const code = codes[i++ >> 1];
           if (!code) return undefined;
-          return {
-            endpoint: 'warm-up',
-            method: 'GET',
-            path: '/terminal/v1/cabinet',
-            headers: { authorization: `Bearer tdev_peak_${code}` },
-            expect: [200],
-          };
+          const headers = { authorization: `Bearer tdev_peak_${code}` };
+          return i % 2
+            ? {
+                endpoint: 'warm-up',
+                method: 'GET',
+                path: '/terminal/v1/cabinet',
+                headers,
+                expect: [200],
+              }
+            : {
+                endpoint: 'warm-up',
+                method: 'GET',
+                path: '/terminal/v1/offline/pickups',
+                headers: {
+                  ...headers,
+                  ...(sets.has(code) ? { 'if-none-match': sets.get(code)! } : {}),
+                },
+                expect: [200, 304],
+                then: (_status, answer) => {
+                  if (typeof answer.etag === 'string') sets.set(code, answer.etag);
+                },
+              };
         },
       },
     ],
-    codes.length / WARM_UP_RATE + 1,
+    (2 * codes.length) / WARM_UP_RATE + 1,
     // Every poll answered before anything is measured, however slow the machine is today.
     600,
   );
   driver.close();
   const figures = driver.recorder.figures()[0]!;
   console.log(
-    `warm-up of ${server.url}: ${figures.answered} kiosks polled in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `warm-up of ${server.url}: ${figures.answered} of ${2 * codes.length} polls answered (each kiosk's grid and pickup set; ${figures.errors} errors, ${figures.statuses}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 }
 

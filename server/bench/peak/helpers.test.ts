@@ -76,14 +76,27 @@ describe('peak-hour statistics', () => {
 });
 
 describe('peak-hour mix', () => {
-  it('is the Polish busiest hour: ~233 parcels/s and roughly 3,600 requests/s', () => {
+  it('is the Polish busiest hour: ~233 parcels/s and roughly 5,900 requests/s with the offline sets', () => {
     const hour = polishBusiestHour();
     expect(hour.deposit).toBeCloseTo(233.3, 1);
     expect(hour.heartbeat).toBeCloseTo(466.7, 1);
     expect(hour.cabinet).toBeCloseTo(1866.7, 1);
-    expect(totalRate(hour)).toBeGreaterThan(3500);
-    expect(totalRate(hour)).toBeLessThan(3700);
+    // The kiosk's offline pickup set every 15 s, its deposit set every minute.
+    expect(hour.offlinePickups).toBeCloseTo(1866.7, 1);
+    expect(hour.offlineDeposits).toBeCloseTo(466.7, 1);
+    expect(hour.cabinetHints).toBe(0);
+    expect(totalRate(hour)).toBeGreaterThan(5800);
+    expect(totalRate(hour)).toBeLessThan(6000);
     expect(totalRate(scaled(hour, 0.5))).toBeCloseTo(totalRate(hour) / 2, 6);
+  });
+
+  it('on the live link: the idle grid poll every 300 s, one more after each change', () => {
+    const alone = polishBusiestHour();
+    const linked = polishBusiestHour(undefined, undefined, true);
+    expect(linked.cabinet).toBeCloseTo(28_000 / 300, 1);
+    expect(linked.cabinetHints).toBe(1);
+    // 1,867 idle polls a second become 93 idle and 467 after a deposit or a collection.
+    expect(totalRate(alone) - totalRate(linked)).toBeCloseTo(1866.7 - 93.3 - 466.7, 1);
   });
 
   it('seeds enough for every phase, and no hot station past 40 deposits', () => {

@@ -127,6 +127,7 @@ export function peakCalls(
       if (status === 200) {
         const { door } = JSON.parse(answer) as { door: number };
         deposits.push({ trackingNumber: parcel.trackingNumber, door });
+        hinted(parcel.station);
       }
     },
   });
@@ -142,6 +143,9 @@ export function peakCalls(
       ...(lateBy ? { occurred_at: new Date(Date.now() - lateBy).toISOString() } : {}),
     }),
     expect: [200],
+    then: (status) => {
+      if (status === 200) hinted(station);
+    },
   });
 
   const pickup = (): Call | undefined => {
@@ -203,12 +207,10 @@ export function peakCalls(
     expect: [200],
   });
 
-  const cabinet = (): Call => {
-    const code = stationCode(random(stations));
-    const withEtag = Math.random() < shares.cabinetWithEtag;
+  const cabinetOf = (code: string, withEtag: boolean, endpoint?: string): Call => {
     const etag = net.etags.get(code);
     return {
-      endpoint: withEtag ? 'GET /cabinet (If-None-Match)' : 'GET /cabinet',
+      endpoint: endpoint ?? (withEtag ? 'GET /cabinet (If-None-Match)' : 'GET /cabinet'),
       method: 'GET',
       path: '/terminal/v1/cabinet',
       headers: {
@@ -218,6 +220,33 @@ export function peakCalls(
       expect: [200, 304],
       then: (_status, headers) => {
         if (typeof headers.etag === 'string') net.etags.set(code, headers.etag);
+      },
+    };
+  };
+  const cabinet = (): Call =>
+    cabinetOf(stationCode(random(stations)), Math.random() < shares.cabinetWithEtag);
+  // The live link's "cabinet changed" hint: the station's kiosk reads its grid at once.
+  function hinted(station: string): void {
+    if (Math.random() < rates.cabinetHints)
+      driver.after(100, cabinetOf(station, true, 'GET /cabinet (hinted)'));
+  }
+
+  /** The kiosk's offline sets (kiosk/src/core/kiosk.ts), each polled with its last ETag. */
+  const offlineEtags = { pickups: net.pickupSetEtags, deposits: new Map<string, string>() };
+  const offlineSet = (set: 'pickups' | 'deposits'): Call => {
+    const code = stationCode(random(stations));
+    const etag = offlineEtags[set].get(code);
+    return {
+      endpoint: `GET /offline/${set}`,
+      method: 'GET',
+      path: `/terminal/v1/offline/${set}`,
+      headers: {
+        authorization: `Bearer ${tokenOf(code)}`,
+        ...(etag ? { 'if-none-match': etag } : {}),
+      },
+      expect: [200, 304],
+      then: (_status, headers) => {
+        if (typeof headers.etag === 'string') offlineEtags[set].set(code, headers.etag);
       },
     };
   };
@@ -252,6 +281,8 @@ export function peakCalls(
     returnConfirm,
     heartbeat,
     cabinet,
+    offlinePickups: () => offlineSet('pickups'),
+    offlineDeposits: () => offlineSet('deposits'),
   };
 }
 
@@ -269,6 +300,8 @@ export function peakStreams(calls: PeakCalls, rates: Rates, shares: Shares): Str
     { name: 'return', rate: rates.returns, next: calls.startReturn },
     { name: 'heartbeat', rate: rates.heartbeat, next: calls.heartbeat },
     { name: 'cabinet', rate: rates.cabinet, next: calls.cabinet },
+    { name: 'offline pickups', rate: rates.offlinePickups, next: calls.offlinePickups },
+    { name: 'offline deposits', rate: rates.offlineDeposits, next: calls.offlineDeposits },
   ];
   return streams.filter((s) => s.rate > 0);
 }

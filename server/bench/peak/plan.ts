@@ -5,7 +5,9 @@
  * (≈2.1 million a day), busiest day ≈4× the average (≈8.4 million). A tenth of that day
  * in its busiest hour is ≈233 parcels a second; each is a merchant create, a label, a
  * deposit, an SMS, a pickup, a door confirm and their events. Every kiosk heartbeats
- * every 60 s and polls /cabinet every 15 s.
+ * every 60 s and polls what kiosk/src/core/kiosk.ts polls: /cabinet every 15 s (every
+ * 300 s while its live link is up, and once after each change the link announces), its
+ * offline pickup set every 15 s and its offline deposit set every 60 s, each by ETag.
  */
 export const POLISH_STATIONS = 28_000;
 export const POLISH_PARCELS_PER_SECOND = (8_400_000 * 0.1) / 3600;
@@ -22,7 +24,16 @@ export interface Rates {
   /** Customer returns started (each followed by its confirm). */
   returns: number;
   heartbeat: number;
+  /** Idle /cabinet polls. */
   cabinet: number;
+  /**
+   * /cabinet polls that follow a change of the cabinet (a deposit, a collection) because
+   * the live link said so: 1 with the link, 0 without; a share of those changes.
+   */
+  cabinetHints: number;
+  /** `GET /terminal/v1/offline/pickups` and `/offline/deposits`, by ETag. */
+  offlinePickups: number;
+  offlineDeposits: number;
 }
 
 export interface Shares {
@@ -40,6 +51,8 @@ export interface Shares {
 export function polishBusiestHour(
   stations = POLISH_STATIONS,
   parcelsPerSecond = POLISH_PARCELS_PER_SECOND,
+  /** Kiosks on the live link: the idle /cabinet poll waits 300 s, hints bring the rest. */
+  link = false,
 ): Rates {
   return {
     create: parcelsPerSecond,
@@ -52,7 +65,10 @@ export function polishBusiestHour(
     wrongPickup: parcelsPerSecond / 10,
     returns: parcelsPerSecond / 50,
     heartbeat: stations / 60,
-    cabinet: stations / 15,
+    cabinet: stations / (link ? 300 : 15),
+    cabinetHints: link ? 1 : 0,
+    offlinePickups: stations / 15,
+    offlineDeposits: stations / 60,
   };
 }
 
@@ -75,6 +91,9 @@ export function scaled(rates: Rates, fraction: number): Rates {
     returns: rates.returns * fraction,
     heartbeat: rates.heartbeat * fraction,
     cabinet: rates.cabinet * fraction,
+    cabinetHints: rates.cabinetHints,
+    offlinePickups: rates.offlinePickups * fraction,
+    offlineDeposits: rates.offlineDeposits * fraction,
   };
 }
 
@@ -88,7 +107,11 @@ export function totalRate(r: Rates): number {
     r.wrongPickup +
     r.returns * 2 +
     r.heartbeat +
-    r.cabinet
+    r.cabinet +
+    // A deposit and a collection each change the cabinet once.
+    r.cabinetHints * (r.deposit + r.pickup) +
+    r.offlinePickups +
+    r.offlineDeposits
   );
 }
 

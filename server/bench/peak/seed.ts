@@ -13,6 +13,8 @@ export interface Network {
   pools: Pools;
   /** Station code → its current cabinet ETag, as a polling kiosk holds it. */
   etags: Map<string, string>;
+  /** Each kiosk's last ETag of its offline pickup set (the warm-up reads them). */
+  pickupSetEtags: Map<string, string>;
   /** Organization index → API key. */
   apiKeys: string[];
   /** Ordinary station ids, for merchant creates. */
@@ -176,6 +178,7 @@ export async function seedNetwork(
     stations,
     pools,
     etags,
+    pickupSetEtags: new Map(),
     apiKeys: Array.from({ length: ORGANIZATIONS }, (_, i) => apiKeyOf(i)),
     stationIds: ordinary,
   };
