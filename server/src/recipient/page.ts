@@ -130,7 +130,9 @@ function recipientPage({ sql }: Services): Middleware {
     }
     const lang = row.recipient_language;
     const t = TEXTS[lang];
-    const when = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeStyle: 'short' });
+    // Serbian in Latin script, as the page's texts (Intl's plain `sr` is Cyrillic).
+    const locale = lang === 'sr' ? 'sr-Latn' : lang;
+    const when = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' });
     const qr = await QRCode.toString(code, {
       type: 'svg',
       errorCorrectionLevel: 'M',
