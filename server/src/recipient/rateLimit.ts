@@ -28,7 +28,10 @@ export function recipientRateLimit({ sql, config }: Services): Middleware {
       'recipient_page',
       RECIPIENT_PAGE_LIMIT,
     );
-    if (judged.allowed) return next();
+    if (judged.allowed) {
+      await next();
+      return;
+    }
     pageHeaders(ctx);
     ctx.set('Retry-After', String(judged.retryAfterSeconds));
     answerPeople(ctx, 429, SLOW_DOWN);
