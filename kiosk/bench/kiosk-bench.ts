@@ -4,8 +4,10 @@
  *      pair at 19200 baud: the driver's serial code path);
  *   2. 10,000 queued confirms replayed to the real server;
  *   3. renderer ready from a cold Chromium start;
- *   4. touch on the speaker button → first audio of the spoken instruction scheduled,
- *      right after the screen is ready (voice data still loading) and once loaded.
+ *   4. touch on the speaker button → first audio of the spoken instruction scheduled: the
+ *      first touch once the kiosk has warmed its engine and four voices (as it is before
+ *      its first customer), a second touch, and a touch the moment the home screen shows
+ *      (the warm-up still running, so that touch waits for it).
  *
  *   pnpm --filter @locker/kiosk bench
  */
@@ -100,6 +102,15 @@ async function touchToFirstWord(page: Page): Promise<number> {
   });
   await page.locator('.option-speech').click();
   return page.evaluate(() => (window as Waiting).firstWord!);
+}
+
+type Warming = Window & { speechReady?: Promise<unknown> };
+
+/** Put in the page before its scripts: resolves when the speech warm-up is done. */
+function watchWarmUp() {
+  (window as Warming).speechReady = new Promise((resolve) =>
+    window.addEventListener('kiosk-speech-ready', resolve, { once: true }),
+  );
 }
 
 async function main() {
@@ -229,21 +240,37 @@ async function main() {
     const cold: number[] = [];
     const firstWord: number[] = [];
     const warmWord: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    const duringWarmUp: number[] = [];
+    /** A cold Chromium on the home screen, and how long it took to show. */
+    const coldStart = async () => {
       const t0 = performance.now();
       const fresh = await chromium.launch({
         executablePath: '/usr/bin/chromium',
         args: CHROMIUM_ARGS,
       });
       const p = await fresh.newPage();
+      await p.addInitScript(watchWarmUp);
       await p.goto(`${readyHost.url}?lang=en`);
       await p.getByRole('button', { name: 'Pick up a parcel' }).waitFor();
-      cold.push(performance.now() - t0);
-      firstWord.push(await touchToFirstWord(p));
-      const speaker = p.locator('.option-speech');
-      await speaker.click(); // off again; the next touch finds the voice data loaded
-      warmWord.push(await touchToFirstWord(p));
-      await fresh.close();
+      return { fresh, p, ready: performance.now() - t0 };
+    };
+    for (let i = 0; i < 5; i++) {
+      // a. Started and left to warm, as a kiosk is before its first customer.
+      {
+        const { fresh, p, ready } = await coldStart();
+        cold.push(ready);
+        await p.evaluate(() => (window as Warming).speechReady);
+        firstWord.push(await touchToFirstWord(p));
+        await p.locator('.option-speech').click(); // off again
+        warmWord.push(await touchToFirstWord(p));
+        await fresh.close();
+      }
+      // b. A touch the moment the home screen shows: it waits for the warm-up.
+      {
+        const { fresh, p } = await coldStart();
+        duringWarmUp.push(await touchToFirstWord(p));
+        await fresh.close();
+      }
     }
     await readyHost.close();
     await readyCore.stop();
@@ -277,16 +304,22 @@ async function main() {
         max: +Math.max(...cold).toFixed(0),
       },
       {
-        measure: 'touch → first spoken word, first touch after start (5), ms',
+        measure: 'touch → first spoken word, first touch after start, warmed (5), ms',
         p50: +pct(firstWord, 50).toFixed(0),
         p95: +pct(firstWord, 95).toFixed(0),
         max: +Math.max(...firstWord).toFixed(0),
       },
       {
-        measure: 'touch → first spoken word, voice data loaded (5), ms',
+        measure: 'touch → first spoken word, second touch (5), ms',
         p50: +pct(warmWord, 50).toFixed(0),
         p95: +pct(warmWord, 95).toFixed(0),
         max: +Math.max(...warmWord).toFixed(0),
+      },
+      {
+        measure: 'touch → first spoken word, touch as the screen shows, warming (5), ms',
+        p50: +pct(duringWarmUp, 50).toFixed(0),
+        p95: +pct(duringWarmUp, 95).toFixed(0),
+        max: +Math.max(...duringWarmUp).toFixed(0),
       },
     ]);
     console.log(

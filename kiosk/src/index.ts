@@ -14,7 +14,7 @@ export { openKioskDatabase } from './core/database';
 export { hashTechnicianPin } from './core/technician';
 // The screen's texts and what the speaker announces, for the tests that check speech.
 export * as texts from './renderer/i18n/texts';
-export type { SpokenDetail } from './renderer/speech/speaker';
+export type { SpeechWarmDetail, SpokenDetail } from './renderer/speech/speaker';
 // A kiosk's life in the field: enrolment with a one-time code, its stored credentials.
 export { enrol, EnrolmentError } from './core/enrolment';
 export { readCredentials, writeCredentials } from './core/credentials';

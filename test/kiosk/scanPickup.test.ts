@@ -53,6 +53,20 @@ describe('pickup without typing', () => {
       // drawn on a white frame.
       await page.goto(`${k.stack.url}${parcels.en!.path}`);
       const svg = await page.locator('.code svg').evaluate((e) => e.outerHTML);
+      // Issue 27: the extension is one press of the page's own form, no script; the page
+      // comes back with the later deadline and no second offer.
+      const collectBy = page.locator('dt:has-text("Collect by") + dd');
+      const before = await collectBy.textContent();
+      await page.getByRole('button', { name: 'Keep it 48 hours longer' }).click();
+      await page.getByText('It cannot be extended again.').waitFor();
+      expect(page.url()).toBe(`${k.stack.url}${parcels.en!.path}`);
+      expect(await collectBy.textContent()).not.toBe(before);
+      expect(await page.getByRole('button').count()).toBe(0);
+      await checkAxe(page, 'recipient page, extended');
+      await page.screenshot({
+        path: path.join(SHOTS, 'recipient-page-en-extended.png'),
+        fullPage: true,
+      });
       await page.close();
       camera = await browserWithCameraOn(svg, browser);
       const kiosk = await camera.newPage({ viewport: { width: 1080, height: 1920 } });

@@ -88,7 +88,7 @@ describe('POST /api/v1/shipments/{id}/extend', () => {
         .find((m) => m.to === shipment.recipient_phone && m.text.includes('free storage')),
     );
     expect(reminder.text).toMatch(
-      / Need more time\? Call \+383 38 200 200 or ask the shop to keep it 48 h longer \(once\)\.$/,
+      / Need more time\? Open the link in the SMS with your code to keep it 48 h longer \(once\), or call \+383 38 200 200\.$/,
     );
     const granted = await extendShipmentStorage(stack.sql, shipment.tracking_number);
     expect(granted).toMatchObject({ trackingNumber: shipment.tracking_number, extendedHours: 48 });

@@ -20,8 +20,20 @@ export type ExtendOutcome =
   | { kind: 'not_found' }
   | { kind: 'not_extendable'; why: string };
 
-/** Which shipment: by id for a merchant (their own only), by tracking number for an operator. */
-export type ShipmentRef = { id: string; organizationId: string } | { trackingNumber: string };
+/**
+ * Which shipment: by id for a merchant (their own only), by tracking number for an
+ * operator, by the hash of its page's link for the recipient (recipient/extend.ts).
+ */
+export type ShipmentRef =
+  | { id: string; organizationId: string }
+  | { trackingNumber: string }
+  | { recipientLinkHash: Buffer };
+
+function whereRef(tx: TransactionSql, ref: ShipmentRef) {
+  if ('id' in ref) return tx`sh.id = ${ref.id} and sh.organization_id = ${ref.organizationId}`;
+  if ('trackingNumber' in ref) return tx`sh.tracking_number = ${ref.trackingNumber}`;
+  return tx`sh.recipient_link_hash = ${ref.recipientLinkHash}`;
+}
 
 const storageOf = (row: StorageRow): Storage => ({
   free_until: row.free_until.toISOString(),
@@ -34,13 +46,10 @@ const storageOf = (row: StorageRow): Storage => ({
  * The one extension of a parcel awaiting pickup (issue 27): free and maximum storage both
  * grow by the station's `storage_extension_hours`, once, before the parcel expires. The
  * reminders are due again against the new deadlines. Merchants (their API), operators
- * (the CLI) and, once it exists, the recipient's own page all call this.
+ * (the CLI) and the recipient's own page all call this.
  */
 export async function extendStorage(tx: TransactionSql, ref: ShipmentRef): Promise<ExtendOutcome> {
-  const where =
-    'id' in ref
-      ? tx`sh.id = ${ref.id} and sh.organization_id = ${ref.organizationId}`
-      : tx`sh.tracking_number = ${ref.trackingNumber}`;
+  const where = whereRef(tx, ref);
   const [row] = await tx<
     (ShipmentView &
       StorageRow & { extended: boolean; status_now: string; expired: boolean; taken: number })[]

@@ -7,7 +7,7 @@ import { queueWebhookEvent } from '../webhooks/events';
 interface Due extends ParcelRecipient {
   id: string;
   hours_left: number;
-  /** The extension the parcel may still take, and the support line (issue 27). */
+  /** The extension the parcel may still take (its page grants it), and the support line (issue 27). */
   extension_hours: number | null;
   support_phone: string;
 }
@@ -106,8 +106,8 @@ async function sendDue(sql: Sql, notice: Notice, shipmentId?: string): Promise<n
             parcel,
             notice,
             parcel.hours_left,
-            parcel.extension_hours !== null && parcel.support_phone !== ''
-              ? { hours: parcel.extension_hours, phone: parcel.support_phone }
+            parcel.extension_hours !== null
+              ? { hours: parcel.extension_hours, phone: parcel.support_phone || null }
               : undefined,
           ),
         );

@@ -32,9 +32,9 @@ describe('GET /openapi.json', () => {
     const documented = Object.entries(doc.paths as Record<string, object>).flatMap(([p, ops]) =>
       Object.keys(ops).map((m) => `${m} ${p}`),
     );
-    // The recipient's page (/p/{token}) is a page for people, no interface.
+    // The recipient's page (/p/{token}) and its extension form are for people, no interface.
     const served = servedRoutes().filter(
-      (r) => r !== 'get /openapi.json' && r !== 'get /p/{token}',
+      (r) => r !== 'get /openapi.json' && r !== 'get /p/{token}' && r !== 'post /p/{token}/extend',
     );
     // The spec's 8 terminal and 5 merchant routes, the terminal extensions (the live
     // link's log upload among them), the 3 of a locker on its own, the merchant platform's

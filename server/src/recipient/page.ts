@@ -6,12 +6,16 @@ import type { ServerConfig } from '../config';
 import { firstNameOf } from '../domain/people';
 import { LINK_TOKEN_PATTERN, linkTokenHash, openCode } from '../domain/recipientLink';
 import type { Services } from '../services';
+import { extendFromPage, extensionSection } from './extend';
+import { answerGone, escape, page, pageHeaders } from './html';
+import { recipientRateLimit } from './rateLimit';
 
 // The recipient's page (docs/decisions.md, "Pickup without typing"): the pickup SMS links
 // here. No login: the link is the key, unguessable, and it dies with the parcel's code.
 // In the recipient's language: which locker, until when, the door's size, and the pickup
-// code as a QR code the kiosk's camera reads. Never cached, never indexed, no referrer;
-// the request log never shows the token (http/requestLog.ts).
+// code as a QR code the kiosk's camera reads, and the parcel's one storage extension
+// (extend.ts). Never cached, never indexed, no referrer; the request log never shows the
+// token (http/requestLog.ts).
 
 /** The page's address for a link token, under PUBLIC_URL. */
 export function recipientPageUrl(config: Pick<ServerConfig, 'publicUrl'>, token: string): string {
@@ -82,44 +86,6 @@ const TEXTS: Record<Language, PageTexts> = {
   },
 };
 
-const GONE = [
-  ['sq', 'Kjo lidhje nuk vlen më: pakoja është tërhequr ose nuk pret më.'],
-  ['sr', 'Ovaj link više ne važi: paket je preuzet ili više ne čeka.'],
-  ['tr', 'Bu bağlantı artık geçerli değil: kargo teslim alındı ya da artık beklemiyor.'],
-  ['en', 'This link is no longer valid: the parcel was collected or is no longer waiting.'],
-] as const;
-
-const escape = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-
-const STYLE = `
-  body { font-family: 'DejaVu Sans', system-ui, sans-serif; margin: 0; color: #0b1a2b; background: #fff; }
-  main { max-width: 28rem; margin: 0 auto; padding: 1.5rem 1.25rem 2.5rem; }
-  h1 { font-size: 1.6rem; margin: 0 0 0.25rem; }
-  .hello { font-size: 1.1rem; margin: 0 0 1.25rem; }
-  dl { display: grid; grid-template-columns: auto 1fr; gap: 0.5rem 1rem; margin: 0 0 1.5rem; font-size: 1.05rem; }
-  dt { color: #3f4d5c; }
-  dd { margin: 0; font-weight: 600; }
-  .code { text-align: center; border: 2px solid #0a4d8c; border-radius: 12px; padding: 1rem; }
-  .code h2 { font-size: 1.1rem; margin: 0 0 0.5rem; }
-  .code svg { width: 15rem; height: 15rem; display: block; margin: 0 auto; }
-  .digits { font-size: 2.2rem; font-weight: 700; letter-spacing: 0.15em; margin: 0.5rem 0 0; font-variant-numeric: tabular-nums; }
-  .how { font-size: 1.05rem; }
-  .support { color: #3f4d5c; }`;
-
-function page(lang: string, title: string, body: string): string {
-  return `<!doctype html>
-<html lang="${lang}"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
-<title>${escape(title)}</title><style>${STYLE}</style></head>
-<body><main>${body}</main></body></html>`;
-}
-
 interface Row {
   recipient_name: string;
   recipient_language: Language;
@@ -131,27 +97,25 @@ interface Row {
   support_phone: string;
   free_until: Date;
   collect_by: Date;
+  extended_hours: number;
+  extension_hours: number | null;
+  expired: boolean;
 }
 
 /** `GET /p/:token`: the recipient's page, or a page saying the link is no longer valid. */
 function recipientPage({ sql }: Services): Middleware {
   return async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.set('X-Robots-Tag', 'noindex, nofollow');
-    ctx.set(
-      'Content-Security-Policy',
-      "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-    );
-    ctx.type = 'text/html; charset=utf-8';
+    pageHeaders(ctx);
     const { token = '' } = ctx.params as { token?: string };
     const [row] = LINK_TOKEN_PATTERN.test(token)
       ? await sql<Row[]>`
           select sh.recipient_name, sh.recipient_language, sh.parcel_size, d.size as door_size,
                  sh.pickup_code_sealed as sealed, s.name as station_name, s.code as station_code,
                  s.support_phone,
-                 greatest(sh.deposited_at, sh.created_at) + make_interval(hours => s.free_storage_hours) as free_until,
-                 sh.deposited_at + make_interval(hours => s.max_storage_hours) as collect_by
+                 greatest(sh.deposited_at, sh.created_at) + make_interval(hours => s.free_storage_hours + sh.storage_extended_hours) as free_until,
+                 sh.deposited_at + make_interval(hours => s.max_storage_hours + sh.storage_extended_hours) as collect_by,
+                 sh.storage_extended_hours as extended_hours, s.storage_extension_hours as extension_hours,
+                 now() >= sh.deposited_at + make_interval(hours => s.max_storage_hours + sh.storage_extended_hours) as expired
             from shipments sh
             join stations s on s.id = sh.destination_station_id
             left join door_occupancy o on o.shipment_id = sh.id and o.kind = 'delivery'
@@ -161,17 +125,14 @@ function recipientPage({ sql }: Services): Middleware {
       : [];
     const code = row && openCode(token, row.sealed);
     if (!row || !code) {
-      ctx.status = 404;
-      ctx.body = page(
-        'en',
-        'Parcel locker',
-        GONE.map(([lang, text]) => `<p lang="${lang}">${escape(text)}</p>`).join('\n'),
-      );
+      answerGone(ctx);
       return;
     }
     const lang = row.recipient_language;
     const t = TEXTS[lang];
-    const when = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeStyle: 'short' });
+    // Serbian in Latin script, as the page's texts (Intl's plain `sr` is Cyrillic).
+    const locale = lang === 'sr' ? 'sr-Latn' : lang;
+    const when = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' });
     const qr = await QRCode.toString(code, {
       type: 'svg',
       errorCorrectionLevel: 'M',
@@ -190,6 +151,11 @@ function recipientPage({ sql }: Services): Middleware {
   <dt>${escape(t.collectBy)}</dt><dd>${escape(when.format(row.collect_by))}</dd>
   <dt>${escape(t.doorSize)}</dt><dd>${escape(t.sizes[size])}</dd>
 </dl>
+${extensionSection(lang, `/p/${token}`, {
+  extendedHours: row.extended_hours,
+  extensionHours: row.extension_hours,
+  expired: row.expired,
+})}
 <section class="code" aria-label="${escape(t.code)}">
   <h2>${escape(t.code)}</h2>
   <div role="img" aria-label="${escape(`${t.code}: QR`)}">${qr}</div>
@@ -204,6 +170,8 @@ function recipientPage({ sql }: Services): Middleware {
 /** The recipients' pages, outside both interfaces: no credential but the link itself. */
 export function recipientRouter(services: Services): Router {
   const router = new Router();
-  router.get('/p/:token', recipientPage(services));
+  const limit = recipientRateLimit(services);
+  router.get('/p/:token', limit, recipientPage(services));
+  router.post('/p/:token/extend', limit, extendFromPage(services));
   return router;
 }

@@ -63,4 +63,41 @@ describe('SMS to a recipient', () => {
     expect(collectionReceipt(en).text).toContain('was collected');
     expect(disregardCodeMessage(en).text).toContain('disregard the pickup code');
   });
+
+  it('point a reminder to the recipient’s page for the extension, in every language, without the link', () => {
+    const hints = {
+      en: [
+        'Open the link in the SMS with your code to keep it 48 h longer (once)',
+        'or call +383 38 200 200',
+      ],
+      sq: [
+        'Hapni lidhjen në SMS-në me kodin që ta mbajmë 48 orë më gjatë (një herë)',
+        'ose telefononi +383 38 200 200',
+      ],
+      sr: [
+        'Otvorite link iz SMS-a sa kodom da se čuva još 48 h (jednom)',
+        'ili pozovite +383 38 200 200',
+      ],
+      tr: [
+        "48 saat daha saklanması için kodunuzun olduğu SMS'teki bağlantıyı açın (bir kez)",
+        'veya +383 38 200 200 numarasını arayın',
+      ],
+    } as const;
+    for (const [language, [page, phone]] of Object.entries(hints)) {
+      const to = { ...parcel, recipient_language: language as keyof typeof hints };
+      const withPhone = storageReminder(to, 'expiring', 12, {
+        hours: 48,
+        phone: '+383 38 200 200',
+      });
+      expect(withPhone.text).toContain(page);
+      expect(withPhone.text).toContain(phone);
+      expect(withPhone.carriesCode).toBe(false);
+      expect(withPhone.text).not.toMatch(/\/p\//);
+      // A station without a support line: the page alone.
+      const without = storageReminder(to, 'expiring', 12, { hours: 48, phone: null });
+      expect(without.text).toContain(page);
+      expect(without.text).not.toContain('+383');
+      expect(without.text).toMatch(/\)\.$/);
+    }
+  });
 });

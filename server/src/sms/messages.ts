@@ -61,8 +61,11 @@ export function storageReminder(
   parcel: ParcelRecipient,
   notice: 'free_storage_ending' | 'expiring',
   hoursLeft: number,
-  /** An extension the parcel may still take (issue 27), and the line that grants it. */
-  extension?: { hours: number; phone: string },
+  /**
+   * An extension the parcel may still take (issue 27), and the support line that also
+   * grants it (null: the station has none); the hint points to the recipient's page.
+   */
+  extension?: { hours: number; phone: string | null },
 ): QueuedSms {
   const language = parcel.recipient_language;
   const text =

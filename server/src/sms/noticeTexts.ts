@@ -83,18 +83,20 @@ export function expiringSms(language: Language, f: NoticeFacts, hours: number): 
 
 /**
  * Issue 27: appended to a storage reminder while the station grants an extension the
- * parcel has not taken: how to get it (the support line grants it, as does the shop).
+ * parcel has not taken: how to get it. The recipient takes it on their page, whose link
+ * is in the pickup-code SMS (the service keeps only the link's hash, so it cannot send
+ * the link again), or through the support line, when the station has one.
  */
-export function extensionHintSms(language: Language, hours: number, phone: string): string {
+export function extensionHintSms(language: Language, hours: number, phone: string | null): string {
   switch (language) {
     case 'en':
-      return ` Need more time? Call ${phone} or ask the shop to keep it ${hours} h longer (once).`;
+      return ` Need more time? Open the link in the SMS with your code to keep it ${hours} h longer (once)${phone ? `, or call ${phone}` : ''}.`;
     case 'sq':
-      return ` Keni nevojë për më shumë kohë? Telefononi ${phone} ose pyesni dyqanin ta mbajë ${hours} orë më gjatë (një herë).`;
+      return ` Keni nevojë për më shumë kohë? Hapni lidhjen në SMS-në me kodin që ta mbajmë ${hours} orë më gjatë (një herë)${phone ? `, ose telefononi ${phone}` : ''}.`;
     case 'sr':
-      return ` Treba Vam više vremena? Pozovite ${phone} ili zamolite prodavnicu da se čuva još ${hours} h (jednom).`;
+      return ` Treba Vam više vremena? Otvorite link iz SMS-a sa kodom da se čuva još ${hours} h (jednom)${phone ? `, ili pozovite ${phone}` : ''}.`;
     case 'tr':
-      return ` Daha fazla süre mi gerekiyor? ${hours} saat daha saklanması için ${phone} numarasını arayın veya mağazaya başvurun (bir kez).`;
+      return ` Daha fazla süre mi gerekiyor? ${hours} saat daha saklanması için kodunuzun olduğu SMS'teki bağlantıyı açın (bir kez)${phone ? ` veya ${phone} numarasını arayın` : ''}.`;
     default: {
       const unknown: never = language;
       throw new Error(`no SMS text for ${String(unknown)}`);

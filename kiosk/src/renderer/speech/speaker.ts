@@ -1,5 +1,7 @@
-import type { Language } from '../i18n';
-import type { SpeechReply, SpeechRequest } from './protocol';
+import i18next from 'i18next';
+import { LANGUAGES, type Language } from '../i18n';
+import { afterFirstPaint } from './firstPaint';
+import type { SpeechReply, SpeechRequest, WarmRequest } from './protocol';
 
 const VOICES: Record<Language, string> = { sq: 'sq', sr: 'sr', tr: 'tr', en: 'en-gb' };
 /** A little slower than eSpeak's default 175: strangers, noise, second languages. */
@@ -18,6 +20,19 @@ export interface SpokenDetail {
 }
 
 /**
+ * Told to the page as the warm-up goes: `kiosk-speech-warming` when it starts (the worker
+ * is made then), `kiosk-speech-voice` as each voice is loaded, `kiosk-speech-ready` when
+ * all are. Tests and the bench wait on them.
+ */
+export interface SpeechWarmDetail {
+  /** The eSpeak NG voices loaded so far, in order. */
+  voices: string[];
+  /** When warming started and, once ready, when it ended (performance.now()). */
+  startedAt: number;
+  readyAt?: number;
+}
+
+/**
  * Speaks on the device: eSpeak NG in a worker makes the audio, Web Audio plays it. A new
  * utterance cuts the one playing, as a key press should.
  */
@@ -28,15 +43,55 @@ class Speaker {
   private playing: AudioBufferSourceNode[] = [];
   private nextId = 1;
 
-  /** Starts the engine before the first request, so the first word is not late. */
+  private warmScheduled = false;
+  private warm: SpeechWarmDetail | null = null;
+
+  /**
+   * Loads the engine and warms the four voices once the screen has painted, so the first
+   * touch finds them ready and the first screen is never later for it (the engine works
+   * in its own thread; here only the worker is made and the audio output opened). A touch
+   * before that (a window not yet shown paints nothing) starts it at once.
+   */
   warmUp(): void {
-    if (this.worker) return;
+    if (this.warmScheduled) return;
+    this.warmScheduled = true;
+    afterFirstPaint(() => this.startWarming());
+  }
+
+  /** Once: the worker, the audio output, and the warm-up request (all four voices). */
+  private startWarming(): Worker {
+    if (this.worker) return this.worker;
+    this.warm = { voices: [], startedAt: performance.now() };
     this.worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
     this.worker.onmessage = ({ data }: MessageEvent<SpeechReply>) => this.receive(data);
+    // Opened now it starts suspended (no touch yet): the first touch only resumes it.
+    this.audio ??= new AudioContext();
+    const station = document.documentElement.lang;
+    // The station's language last: its voice is the one left set.
+    const order = LANGUAGES.map((l) => l.code).sort(
+      (a, b) => Number(a === station) - Number(b === station),
+    );
+    const request: WarmRequest = {
+      kind: 'warm',
+      rate: RATE,
+      samples: order.map((language) => {
+        const t = i18next.getFixedT(language);
+        return { voice: VOICES[language], text: `${t('title')}. ${t('home.instruction')}` };
+      }),
+    };
+    this.worker.postMessage(request);
+    this.tell('kiosk-speech-warming');
+    return this.worker;
+  }
+
+  private tell(event: string): void {
+    const detail = { ...this.warm!, voices: [...this.warm!.voices] };
+    window.dispatchEvent(new CustomEvent<SpeechWarmDetail>(event, { detail }));
   }
 
   speak(text: string, language: Language): void {
-    this.warmUp();
+    // Before the warm-up began: it starts now, and the worker speaks this once it is done.
+    const worker = this.startWarming();
     this.stop();
     this.audio ??= new AudioContext();
     void this.audio.resume();
@@ -52,8 +107,8 @@ class Speaker {
       peak: 0,
       playAt: 0,
     };
-    const request: SpeechRequest = { id, text, voice: VOICES[language], rate: RATE };
-    this.worker!.postMessage(request);
+    const request: SpeechRequest = { kind: 'speak', id, text, voice: VOICES[language], rate: RATE };
+    worker.postMessage(request);
   }
 
   stop(): void {
@@ -75,8 +130,18 @@ class Speaker {
   }
 
   private receive(reply: SpeechReply): void {
+    if (reply.kind === 'voice') {
+      this.warm!.voices.push(reply.voice);
+      this.tell('kiosk-speech-voice');
+      return;
+    }
+    if (reply.kind === 'ready') {
+      this.warm!.readyAt = performance.now();
+      this.tell('kiosk-speech-ready');
+      return;
+    }
     const utterance = this.current;
-    if (reply.kind === 'ready' || !utterance || reply.id !== utterance.id) return;
+    if (!utterance || reply.id !== utterance.id) return;
     if (reply.kind === 'end') {
       window.dispatchEvent(new CustomEvent<SpokenDetail>('kiosk-spoken', { detail: utterance }));
       return;
