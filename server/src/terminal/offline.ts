@@ -36,41 +36,70 @@ function etagMatches(ifNoneMatch: string, etag: string): boolean {
  * contents, which bumps the station's cabinet version, and a verifier appears in it (the
  * worker makes it just after the deposit) with the station's verifier version (migration
  * 023): the two are the set's version and ETag, both known in memory, so an unchanged
- * poll is a 304 that costs the authentication (cached) and nothing more.
+ * poll is a 304 that costs the authentication (cached) and nothing more. A set read is
+ * tagged with the verifier version of its own snapshot, so its ETag never claims more
+ * than it holds.
  */
-export function offlinePickups({ sql, pickupSets }: Pick<Services, 'sql' | 'pickupSets'>): Middleware {
+export function offlinePickups({
+  sql,
+  pickupSets,
+}: Pick<Services, 'sql' | 'pickupSets'>): Middleware {
   return async (ctx) => {
     const station = stationOf(ctx.state.terminal);
-    const version = `${station.cabinetVersion}.${await pickupSets.of(station.id)}`;
-    const etag = `"pickups-${station.id.slice(0, 8)}-${version}"`;
-    ctx.set('ETag', etag);
+    const tagOf = (verifiers: bigint) => {
+      const version = `${station.cabinetVersion}.${verifiers}`;
+      return { version, etag: `"pickups-${station.id.slice(0, 8)}-${version}"` };
+    };
     ctx.set('Cache-Control', 'no-cache, no-store');
     const ifNoneMatch = ctx.get('If-None-Match');
+    const known = pickupSets.of(station.id);
+    if (known !== undefined && ifNoneMatch && etagMatches(ifNoneMatch, tagOf(known).etag)) {
+      ctx.set('ETag', tagOf(known).etag);
+      ctx.status = 304;
+      return;
+    }
+    const begunAt = pickupSets.begin();
+    const rows = await sql<
+      {
+        verifiers: string;
+        id: string | null;
+        position: number;
+        verifier: string;
+        collect_until: Date;
+      }[]
+    >`
+      select coalesce((select version from station_verifier_versions
+                        where station_id = ${station.id}), 0) as verifiers, p.*
+        from (select) one
+        left join lateral (
+          select sh.id, d.position, sh.offline_verifier as verifier,
+                 sh.deposited_at + make_interval(hours => s.max_storage_hours) as collect_until
+            from shipments sh
+            join stations s on s.id = sh.destination_station_id
+            join door_occupancy o on o.shipment_id = sh.id and o.kind = 'delivery'
+            join doors d on d.id = o.door_id
+           where sh.destination_station_id = ${station.id}
+             and sh.status = 'ready_for_pickup'
+             and sh.offline_verifier is not null) p on true
+       order by p.position`;
+    const verifiers = BigInt(rows[0]!.verifiers);
+    pickupSets.note(station.id, verifiers, begunAt);
+    const { version, etag } = tagOf(verifiers);
+    ctx.set('ETag', etag);
     if (ifNoneMatch && etagMatches(ifNoneMatch, etag)) {
       ctx.status = 304;
       return;
     }
-    const rows = await sql<
-      { id: string; position: number; verifier: string; collect_until: Date }[]
-    >`
-      select sh.id, d.position, sh.offline_verifier as verifier,
-             sh.deposited_at + make_interval(hours => s.max_storage_hours) as collect_until
-        from shipments sh
-        join stations s on s.id = sh.destination_station_id
-        join door_occupancy o on o.shipment_id = sh.id and o.kind = 'delivery'
-        join doors d on d.id = o.door_id
-       where sh.destination_station_id = ${station.id}
-         and sh.status = 'ready_for_pickup'
-         and sh.offline_verifier is not null
-       order by d.position`;
     const body: OfflinePickupsResponse = {
       version,
-      pickups: rows.map((r) => ({
-        shipmentId: r.id,
-        door: r.position,
-        collectUntil: r.collect_until.toISOString(),
-        verifier: r.verifier,
-      })),
+      pickups: rows
+        .filter((r) => r.id !== null)
+        .map((r) => ({
+          shipmentId: r.id!,
+          door: r.position,
+          collectUntil: r.collect_until.toISOString(),
+          verifier: r.verifier,
+        })),
     };
     ctx.body = body;
   };

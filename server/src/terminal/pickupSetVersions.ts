@@ -4,9 +4,9 @@ import type { Logger } from '../logger';
 /**
  * How many offline verifiers the worker has made for each station (migration 023), as
  * this instance knows it: with the cabinet version, the version of the station's offline
- * pickup set. Kept by the database's notifications and by the local worker's commits, so
- * an unchanged poll of the set is a 304 without a query; a station not known yet (first
- * poll since the start, or since the listener reconnected) is read once.
+ * pickup set. Kept by the database's notifications, by the local worker's commits and by
+ * every read of the set (which reads it in the same snapshot as the set), so an unchanged
+ * poll of the set is a 304 without a query.
  */
 export class PickupSetVersions {
   private readonly known = new Map<string, bigint>();
@@ -15,21 +15,23 @@ export class PickupSetVersions {
 
   constructor(private readonly sql: Sql) {}
 
-  /** Records a committed version; only ever moves forward. */
-  note(stationId: string, version: bigint): void {
-    if ((this.known.get(stationId) ?? -1n) < version) this.known.set(stationId, version);
+  /** The version this instance knows; undefined when it has to be read. */
+  of(stationId: string): bigint | undefined {
+    return this.known.get(stationId);
   }
 
-  /** The station's verifier version: from memory, else read (0 before its first verifier). */
-  async of(stationId: string): Promise<bigint> {
-    const known = this.known.get(stationId);
-    if (known !== undefined) return known;
-    const begunAt = this.generation;
-    const [row] = await this.sql<{ version: string }[]>`
-      select version from station_verifier_versions where station_id = ${stationId}`;
-    const version = BigInt(row?.version ?? 0);
-    if (begunAt === this.generation) this.note(stationId, version);
-    return this.known.get(stationId) ?? version;
+  /** Call before reading a version from the database; pass the result to `note`. */
+  begin(): number {
+    return this.generation;
+  }
+
+  /**
+   * Records a committed version; only ever moves forward. A value read (`begunAt` given)
+   * is kept only if no notification can have been missed since the read began.
+   */
+  note(stationId: string, version: bigint, begunAt = this.generation): void {
+    if (begunAt !== this.generation) return;
+    if ((this.known.get(stationId) ?? -1n) < version) this.known.set(stationId, version);
   }
 
   /** Follows `locker_verifiers`; a reconnected listener may have missed some: all forgotten. */
