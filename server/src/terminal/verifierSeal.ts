@@ -25,7 +25,11 @@ function sealKey(pickupCodeSecret: string): Buffer {
 }
 
 /** The code sealed for the worker (AES-256-GCM, random IV): IV, tag, ciphertext. */
-export function sealForVerifier(pickupCodeSecret: string, shipmentId: string, code: string): Buffer {
+export function sealForVerifier(
+  pickupCodeSecret: string,
+  shipmentId: string,
+  code: string,
+): Buffer {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', sealKey(pickupCodeSecret), iv, {
     authTagLength: TAG_BYTES,

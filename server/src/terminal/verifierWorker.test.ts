@@ -251,9 +251,9 @@ describe('the offline verifier, made off the request path', () => {
     const code = await stack.pickupCodeSentTo(parcel.recipient_phone);
     const row = await rowOf(parcel.id);
     expect(row.offline_verifier).toBeNull();
-    expect(openForVerifier(stack.server.config.pickupCodeSecret, parcel.id, row.verifier_code_sealed!)).toBe(
-      code,
-    );
+    expect(
+      openForVerifier(stack.server.config.pickupCodeSecret, parcel.id, row.verifier_code_sealed!),
+    ).toBe(code);
 
     const { createSandboxOrganization } = await import('../admin/sandbox');
     const org = await createSandboxOrganization(stack.sql, `Sandbox ${Math.random()}`);
