@@ -79,7 +79,7 @@ export async function makePendingVerifiers(
     // stations' counters are taken in one order, so two workers never deadlock on them.
     const bumped = await tx<{ station_id: string; version: string }[]>`
       with made as (
-        select * from jsonb_to_recordset(${tx.json(results as never)})
+        select * from jsonb_to_recordset(${tx.json(results)})
                    as m(id uuid, code_hash text, verifier text)),
       stored as (
         update shipments sh
