@@ -35,6 +35,15 @@ describe('server settings', () => {
     );
   });
 
+  it('computes one offline verifier at a time by default; 0 turns the worker off', () => {
+    expect(loadConfig({}).verifierConcurrency).toBe(1);
+    expect(loadConfig({ VERIFIER_CONCURRENCY: '0' }).verifierConcurrency).toBe(0);
+    expect(loadConfig({ VERIFIER_CONCURRENCY: '3' }).verifierConcurrency).toBe(3);
+    expect(problem({ VERIFIER_CONCURRENCY: '-1' })).toMatch(
+      /VERIFIER_CONCURRENCY must be a whole number from 0 to 64/,
+    );
+  });
+
   it('names the variable of every bad value, and what it must be', () => {
     expect(problem({ PORT: '80a80' })).toBe(
       'bad setting: PORT must be a whole number from 0 to 65535 (got "80a80")',

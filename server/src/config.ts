@@ -28,6 +28,11 @@ export interface ServerConfig {
   offlineAfterSeconds: number;
   sweepIntervalMs: number;
   dbPoolSize: number;
+  /**
+   * Offline pickup verifiers this instance computes at once (a 16 MiB scrypt each, on
+   * libuv's thread pool; terminal/verifierWorker.ts); 0: this instance makes none.
+   */
+  verifierConcurrency: number;
   /** Merchant interface requests per organization in any 60 s (an exact sliding window). */
   merchantRequestsPerMinute: number;
   /**
@@ -164,6 +169,7 @@ const EnvSchema = z
     OFFLINE_AFTER_SECONDS: whole(1, 86_400).default(180),
     SWEEP_INTERVAL_MS: whole(10, 3_600_000).default(15_000),
     DB_POOL_SIZE: whole(1, 1000).default(20),
+    VERIFIER_CONCURRENCY: whole(0, 64).default(1),
     MERCHANT_REQUESTS_PER_MINUTE: whole(1, 10_000_000).default(1200),
     LINK_SIGNING_KEY: z
       .string()
@@ -328,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     offlineAfterSeconds: e.OFFLINE_AFTER_SECONDS,
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     dbPoolSize: e.DB_POOL_SIZE,
+    verifierConcurrency: e.VERIFIER_CONCURRENCY,
     merchantRequestsPerMinute: e.MERCHANT_REQUESTS_PER_MINUTE,
     linkSigningKey: e.LINK_SIGNING_KEY,
     linkPingSeconds: e.LINK_PING_SECONDS,

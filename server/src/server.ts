@@ -29,6 +29,8 @@ import {
   TerminalAuthCache,
 } from './terminal/authCache';
 import { smsTransportFrom } from './sms/transports';
+import { PickupSetVersions } from './terminal/pickupSetVersions';
+import { startVerifierWorker } from './terminal/verifierWorker';
 import { LinkCommands } from './link/commands';
 import { alertDoorsLeftOpen } from './link/doorStates';
 import { LinkHub } from './link/hub';
@@ -111,6 +113,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const softSql = connect(url, { max: 4, asynchronousCommit: true });
   const authCache = new TerminalAuthCache();
   const unlisten = await listenForAuthChanges(sql, authCache, logger);
+  const pickupSets = new PickupSetVersions(sql);
+  const unlistenPickupSets = await pickupSets.listen(logger);
 
   const smsPolicy = smsChannel(smsTransportFrom(config.smsTransport, config.twilio));
   const pollers: Poller[] = [];
@@ -123,6 +127,12 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   // Not in batches like the SMS: each delivery on its own, fair across endpoints.
   const webhooks = startWebhookDispatcher(sql, webhookPolicy, logger);
   pollers.push(webhooks);
+  // The offline pickup verifiers deposits leave to be made (VERIFIER_CONCURRENCY at once).
+  const verifiers = startVerifierWorker(
+    { sql, pickupCodeSecret: config.pickupCodeSecret, logger, versions: pickupSets },
+    config.verifierConcurrency,
+  );
+  if (verifiers) pollers.push(verifiers);
   // Only an instance that knows the operations webhook delivers to it.
   const opsWebhookPolicy = opsWebhookChannel(config);
   const opsWebhooks = config.opsWebhookUrl
@@ -177,7 +187,12 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     authCache,
     config,
     logger,
-    nudge: { sms: () => sms.nudge(), webhooks: () => webhooks.nudge() },
+    nudge: {
+      sms: () => sms.nudge(),
+      webhooks: () => webhooks.nudge(),
+      verifiers: () => verifiers?.nudge(),
+    },
+    pickupSets,
     cabinetChanged: async (stationId, committedVersion) => {
       if (committedVersion) authCache.noteVersion(stationId, BigInt(committedVersion));
       else await noteCommittedVersion(sql, authCache, stationId);
@@ -199,6 +214,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     await linkHub.close();
     await unlistenOutcomes();
     await stopAlertHub();
+    await unlistenPickupSets();
     await unlisten();
     await Promise.all([sql.end({ timeout: 1 }), softSql.end({ timeout: 1 })]);
     await embedded?.stop();
@@ -235,6 +251,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       await Promise.all(pollers.map((p) => p.stop()));
       await unlistenOutcomes();
       await stopAlertHub();
+      await unlistenPickupSets();
       await unlisten();
       await Promise.all([sql.end({ timeout: 5 }), softSql.end({ timeout: 5 })]);
       await embedded?.stop();

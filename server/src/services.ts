@@ -5,6 +5,7 @@ import type { Logger } from './logger';
 import type { LinkCommands } from './link/commands';
 import type { LinkHub } from './link/hub';
 import type { TerminalAuthCache } from './terminal/authCache';
+import type { PickupSetVersions } from './terminal/pickupSetVersions';
 
 /** What request handlers and background work share within one server process. */
 export interface Services {
@@ -17,8 +18,13 @@ export interface Services {
   authCache: TerminalAuthCache;
   config: ServerConfig;
   logger: Logger;
-  /** Called after a commit that queued outbound messages, so they leave at once. */
-  nudge: { sms: () => void; webhooks: () => void };
+  /**
+   * Called after a commit that queued outbound messages, so they leave at once; and after
+   * a deposit, so this instance's verifier worker makes its offline verifier at once.
+   */
+  nudge: { sms: () => void; webhooks: () => void; verifiers: () => void };
+  /** Each station's verifier version, with its cabinet version its offline pickup set's. */
+  pickupSets: PickupSetVersions;
   /**
    * Called after a commit that changed a station's door grid: this instance forgets the
    * station's cached version at once rather than when the notification arrives.

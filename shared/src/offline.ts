@@ -10,7 +10,10 @@ import { INT4_MAX, OccurredAtSchema, SizeSchema, text } from './common';
  * unchanged set answers 304.
  */
 export const OfflinePickupsResponseSchema = z.strictObject({
-  /** Grows with every change to the set (the station's cabinet version). */
+  /**
+   * Changes with every change to the set: the station's cabinet version and its count of
+   * offline verifiers made, `"<cabinet>.<verifiers>"`. Opaque to the kiosk.
+   */
   version: text(),
   pickups: z.array(
     z.strictObject({

@@ -158,7 +158,7 @@ export const examples = {
   },
   getOfflinePickups: {
     response: {
-      version: '42',
+      version: '42.17',
       pickups: [
         {
           shipmentId: SHIPMENT_ID,

@@ -126,4 +126,5 @@ export async function advance(
   await services.cabinetChanged(station.id);
   services.nudge.sms();
   services.nudge.webhooks();
+  if (action === 'deposit') services.nudge.verifiers();
 }

@@ -26,7 +26,7 @@ import { recordShipmentEvent } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf, type TerminalStation } from './auth';
 import { namedDoorQuery, smallestFreeDoorQuery } from './doorAssignment';
-import { offlineVerifier } from './offline';
+import { sealForVerifier } from './verifierSeal';
 
 /** Unknown and deactivated couriers get the same plain `ok: false`, with no reason. */
 export function courierVerify({ sql }: Services): Middleware {
@@ -66,30 +66,28 @@ export type DepositOutcome =
   /** Offline deposits only: the door the kiosk chose holds something, per the service. */
   | { kind: 'door_taken' };
 
-/** A fresh pickup code with its stored forms: the HMAC and the offline verifier. */
+/** A fresh pickup code with its stored forms: the HMAC, the worker's seal, the link's. */
 export interface DrawnCode {
   code: string;
   hash: Buffer;
-  verifier: string;
+  /**
+   * The code sealed for the verifier worker (verifierSeal.ts), which makes its offline
+   * verifier, a deliberately slow scrypt, off the request path (issue 28).
+   */
+  forVerifier: Buffer;
   /** The recipient's page: its token (in the SMS only), its hash, the code sealed with it. */
   link: { token: string; hash: Buffer; sealed: Buffer };
 }
 
-/**
- * Draws a code and makes its stored forms. The offline verifier is a deliberately slow
- * scrypt (shared/src/verifier.ts), computed on libuv's thread pool: a deposit draws its
- * first code before its transaction, so the station's lock is never held for it.
- */
-export async function drawCode(
-  services: Pick<Services, 'config'>,
-  stationId: string,
-): Promise<DrawnCode> {
+/** Draws a code for the parcel and makes its stored forms: microseconds, no scrypt. */
+export function drawCode(services: Pick<Services, 'config'>, shipmentId: string): DrawnCode {
   const code = newPickupCode();
   const token = newLinkToken();
+  const secret = services.config.pickupCodeSecret;
   return {
     code,
-    hash: pickupCodeHash(services.config.pickupCodeSecret, code),
-    verifier: await offlineVerifier(services, stationId, code),
+    hash: pickupCodeHash(secret, code),
+    forVerifier: sealForVerifier(secret, shipmentId, code),
     link: { token, hash: linkTokenHash(token), sealed: sealCode(token, code) },
   };
 }
@@ -171,7 +169,8 @@ async function assignDoor(
     deposited as (
       update shipments sh
          set status = 'ready_for_pickup', status_at = ${at}, slot_no = (select position from door),
-             pickup_code_hash = ${code.hash}, offline_verifier = ${code.verifier},
+             pickup_code_hash = ${code.hash}, offline_verifier = null,
+             verifier_code_sealed = ${code.forVerifier},
              recipient_link_hash = ${code.link.hash}, pickup_code_sealed = ${code.link.sealed},
              deposited_at = ${at}, deposited_by = ${courierId},
              updated_at = now()
@@ -212,8 +211,6 @@ async function depositParcel(
   trackingNumber: string,
   at: Date,
   reporter?: Reporter,
-  /** A code drawn before the transaction (its verifier is slow to make): used first. */
-  drawn?: DrawnCode,
   /**
    * A deposit the kiosk made on its own: into this door, and a courier deactivated since
    * the kiosk checked them does not undo it (the parcel is in the door).
@@ -230,9 +227,9 @@ async function depositParcel(
   if ('number' in courier && !courierId && !offline) return { kind: 'courier_not_verified' };
   if (!claimed.id) return { kind: 'not_found' };
   const parcel: Claimed = { ...claimed, id: claimed.id };
-  for (let attempt = 0; ; attempt++) {
+  for (;;) {
     // A code no parcel awaiting collection here has: drawn again on the rare clash.
-    const fresh = (attempt === 0 ? drawn : undefined) ?? (await drawCode(services, station.id));
+    const fresh = drawCode(services, parcel.id);
     const sms = pickupCodeMessage(
       { ...parcel, station_name: station.name },
       fresh.code,
@@ -306,7 +303,6 @@ export function placeOfflineDeposit(
   request: { courierNo: string; trackingNumber: string; door: number },
   at: Date,
   reporter: Reporter,
-  drawn: DrawnCode,
 ): Promise<DepositOutcome> {
   return depositParcel(
     tx,
@@ -316,7 +312,6 @@ export function placeOfflineDeposit(
     request.trackingNumber,
     at,
     reporter,
-    drawn,
     { door: request.door },
   );
 }
@@ -324,14 +319,14 @@ export function placeOfflineDeposit(
 /**
  * One call: verify the courier, pick the smallest free door that fits, record the
  * deposit and queue the pickup-code SMS, all in one transaction under the station lock,
- * in five round trips (begin, lock and read, assign, event, commit).
+ * in five round trips (begin, lock and read, assign, event, commit). The code's offline
+ * verifier is made afterwards by the verifier worker, nudged here (verifierWorker.ts).
  */
 export function deposit(services: Services): Middleware {
   return async (ctx) => {
     const request = validate(DepositRequestSchema, await readJson(ctx));
     const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const drawn = await drawCode(services, station.id);
     const outcome = await transaction(services.sql, (tx) =>
       depositParcel(
         tx,
@@ -341,7 +336,6 @@ export function deposit(services: Services): Middleware {
         request.trackingNumber,
         at,
         { log: ctx.state.log, terminalId: ctx.state.terminal.id },
-        drawn,
       ),
     );
     switch (outcome.kind) {
@@ -359,6 +353,7 @@ export function deposit(services: Services): Middleware {
         await services.cabinetChanged(station.id, outcome.cabinetVersion);
         services.nudge.sms();
         services.nudge.webhooks();
+        services.nudge.verifiers();
         const body: DepositResponse = {
           ok: true,
           door: outcome.door,

@@ -1,9 +1,19 @@
 import { OfflineDepositsResponseSchema, OfflinePickupsResponseSchema } from '@locker/shared';
 import { matchVerifiers, parseVerifier } from '@locker/shared/verifier';
 import { describe, expect, it } from 'vitest';
-import { client, useTestServer } from '../../test/harness';
+import { client, useTestServer, waitFor, type Client } from '../../test/harness';
 
 const stack = useTestServer();
+
+/**
+ * The station's set once it lists `n` parcels: the verifier worker makes each verifier
+ * just after its deposit (verifierWorker.ts), so a parcel joins the set a moment later.
+ */
+const setOf = (terminal: { api: Client }, n: number) =>
+  waitFor(async () => {
+    const answer = await terminal.api.get('/terminal/v1/offline/pickups');
+    return answer.status === 200 && answer.body.pickups.length === n ? answer : undefined;
+  });
 
 describe('GET /terminal/v1/offline/pickups', () => {
   it("lists the station's parcels awaiting pickup with a verifier of the code, never the code", async () => {
@@ -14,8 +24,7 @@ describe('GET /terminal/v1/offline/pickups', () => {
     const other = await stack.scene('1:S');
     const foreign = await other.deposit();
 
-    const answer = await scene.terminal.api.get('/terminal/v1/offline/pickups');
-    expect(answer.status).toBe(200);
+    const answer = await setOf(scene.terminal, 2);
     const set = OfflinePickupsResponseSchema.parse(answer.body);
     expect(set.pickups.map((p) => [p.shipmentId, p.door])).toEqual([
       [first.shipment.id, first.door],
@@ -38,16 +47,14 @@ describe('GET /terminal/v1/offline/pickups', () => {
     expect(await matchVerifiers(first.code, verifiers)).toEqual([0]);
     expect(await matchVerifiers(foreign.code, verifiers)).toEqual([]);
     // The same code at another station gives another verifier: a set is worthless elsewhere.
-    const foreignSet = OfflinePickupsResponseSchema.parse(
-      (await other.terminal.api.get('/terminal/v1/offline/pickups')).body,
-    );
+    const foreignSet = OfflinePickupsResponseSchema.parse((await setOf(other.terminal, 1)).body);
     expect(parseVerifier(foreignSet.pickups[0]!.verifier)!.group).not.toBe(verifiers[0]!.group);
   });
 
   it('answers an unchanged set 304 by its ETag, and a changed one anew', async () => {
     const scene = await stack.scene('1:S,2:S');
     const { code } = await scene.deposit();
-    const first = await scene.terminal.api.get('/terminal/v1/offline/pickups');
+    const first = await setOf(scene.terminal, 1);
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^"pickups-/);
     const again = await scene.terminal.api.get('/terminal/v1/offline/pickups', {

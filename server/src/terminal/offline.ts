@@ -5,7 +5,7 @@ import {
   type OfflinePickupsResponse,
   type Size,
 } from '@locker/shared';
-import { courierVerifierSalt, makeVerifier, stationVerifierSalt } from '@locker/shared/verifier';
+import { courierVerifierSalt, makeVerifier } from '@locker/shared/verifier';
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Sql, TransactionSql } from '../db/connect';
@@ -16,22 +16,13 @@ import { readJson } from '../http/body';
 import { problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { stationOf } from './auth';
-import { drawCode, placeOfflineDeposit } from './deposit';
+import { placeOfflineDeposit } from './deposit';
 import { reportedTime } from './reportedTime';
 
 // The service's side of a locker that works on its own through an outage
 // (docs/terminal-extensions.md, "Offline operation"): the verifiers its kiosk keeps, and
 // the alerts raised when a report made offline meets a parcel the service handled
 // otherwise meanwhile.
-
-/** A pickup code's offline verifier, salted with its station's key (`@locker/shared/verifier`). */
-export function offlineVerifier(
-  { config }: Pick<Services, 'config'>,
-  stationId: string,
-  code: string,
-): Promise<string> {
-  return makeVerifier(code, stationVerifierSalt(config.pickupCodeSecret, stationId));
-}
 
 function etagMatches(ifNoneMatch: string, etag: string): boolean {
   if (ifNoneMatch.trim() === '*') return true;
@@ -42,42 +33,73 @@ function etagMatches(ifNoneMatch: string, etag: string): boolean {
  * `GET /terminal/v1/offline/pickups`: the verifiers of the parcels awaiting pickup at the
  * terminal's station, with their door and the time until which the kiosk may hand them
  * out on its own. A parcel enters or leaves the set only with a change of its door's
- * contents, which bumps the station's cabinet version: that is the set's version and
- * ETag, so an unchanged poll is a 304 that costs the authentication (cached) and nothing
- * more.
+ * contents, which bumps the station's cabinet version, and a verifier appears in it (the
+ * worker makes it just after the deposit) with the station's verifier version (migration
+ * 023): the two are the set's version and ETag, both known in memory, so an unchanged
+ * poll is a 304 that costs the authentication (cached) and nothing more. A set read is
+ * tagged with the verifier version of its own snapshot, so its ETag never claims more
+ * than it holds.
  */
-export function offlinePickups(sql: Sql): Middleware {
+export function offlinePickups({
+  sql,
+  pickupSets,
+}: Pick<Services, 'sql' | 'pickupSets'>): Middleware {
   return async (ctx) => {
     const station = stationOf(ctx.state.terminal);
-    const etag = `"pickups-${station.id.slice(0, 8)}-${station.cabinetVersion}"`;
-    ctx.set('ETag', etag);
+    const tagOf = (verifiers: bigint) => {
+      const version = `${station.cabinetVersion}.${verifiers}`;
+      return { version, etag: `"pickups-${station.id.slice(0, 8)}-${version}"` };
+    };
     ctx.set('Cache-Control', 'no-cache, no-store');
     const ifNoneMatch = ctx.get('If-None-Match');
+    const known = pickupSets.of(station.id);
+    if (known !== undefined && ifNoneMatch && etagMatches(ifNoneMatch, tagOf(known).etag)) {
+      ctx.set('ETag', tagOf(known).etag);
+      ctx.status = 304;
+      return;
+    }
+    const begunAt = pickupSets.begin();
+    const rows = await sql<
+      {
+        verifiers: string;
+        id: string | null;
+        position: number;
+        verifier: string;
+        collect_until: Date;
+      }[]
+    >`
+      select coalesce((select version from station_verifier_versions
+                        where station_id = ${station.id}), 0) as verifiers, p.*
+        from (select) one
+        left join lateral (
+          select sh.id, d.position, sh.offline_verifier as verifier,
+                 sh.deposited_at + make_interval(hours => s.max_storage_hours) as collect_until
+            from shipments sh
+            join stations s on s.id = sh.destination_station_id
+            join door_occupancy o on o.shipment_id = sh.id and o.kind = 'delivery'
+            join doors d on d.id = o.door_id
+           where sh.destination_station_id = ${station.id}
+             and sh.status = 'ready_for_pickup'
+             and sh.offline_verifier is not null) p on true
+       order by p.position`;
+    const verifiers = BigInt(rows[0]!.verifiers);
+    pickupSets.note(station.id, verifiers, begunAt);
+    const { version, etag } = tagOf(verifiers);
+    ctx.set('ETag', etag);
     if (ifNoneMatch && etagMatches(ifNoneMatch, etag)) {
       ctx.status = 304;
       return;
     }
-    const rows = await sql<
-      { id: string; position: number; verifier: string; collect_until: Date }[]
-    >`
-      select sh.id, d.position, sh.offline_verifier as verifier,
-             sh.deposited_at + make_interval(hours => s.max_storage_hours) as collect_until
-        from shipments sh
-        join stations s on s.id = sh.destination_station_id
-        join door_occupancy o on o.shipment_id = sh.id and o.kind = 'delivery'
-        join doors d on d.id = o.door_id
-       where sh.destination_station_id = ${station.id}
-         and sh.status = 'ready_for_pickup'
-         and sh.offline_verifier is not null
-       order by d.position`;
     const body: OfflinePickupsResponse = {
-      version: station.cabinetVersion,
-      pickups: rows.map((r) => ({
-        shipmentId: r.id,
-        door: r.position,
-        collectUntil: r.collect_until.toISOString(),
-        verifier: r.verifier,
-      })),
+      version,
+      pickups: rows
+        .filter((r) => r.id !== null)
+        .map((r) => ({
+          shipmentId: r.id!,
+          door: r.position,
+          collectUntil: r.collect_until.toISOString(),
+          verifier: r.verifier,
+        })),
     };
     ctx.body = body;
   };
@@ -230,7 +252,7 @@ export function offlineDeposits(services: Services): Middleware {
 /**
  * `POST /terminal/v1/offline/deposit`: a deposit the kiosk made on its own, with its door.
  * Recorded as a deposit into that door (the code drawn, stored, and only then its SMS
- * queued, once), at `occurred_at`. When the service cannot record it (the door holds
+ * queued, once; its verifier made by the worker, as for any deposit), at `occurred_at`. When the service cannot record it (the door holds
  * something else as far as it knows; the parcel is no longer expected here), nothing is
  * recorded as a deposit, the door is taken out of service so nothing else is sent into
  * it, operations are alerted with both stories, and the answer is 404 like a repeat.
@@ -242,17 +264,11 @@ export function offlineDeposit(services: Services): Middleware {
     const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
     const terminalId = ctx.state.terminal.id;
-    const drawn = await drawCode(services, station.id);
     const outcome = await transaction(sql, async (tx) => {
-      const placed = await placeOfflineDeposit(
-        tx,
-        services,
-        station,
-        request,
-        at,
-        { log: ctx.state.log, terminalId },
-        drawn,
-      );
+      const placed = await placeOfflineDeposit(tx, services, station, request, at, {
+        log: ctx.state.log,
+        terminalId,
+      });
       if (placed.kind === 'deposited' || placed.kind === 'courier_not_verified') return placed;
       const [known] = await tx<
         { status: string; station_code: string | null; slot_no: number | null }[]
@@ -305,6 +321,7 @@ export function offlineDeposit(services: Services): Middleware {
     await services.cabinetChanged(station.id, outcome.cabinetVersion);
     services.nudge.sms();
     services.nudge.webhooks();
+    services.nudge.verifiers();
     const body: DepositResponse = {
       ok: true,
       door: outcome.door,

@@ -57,7 +57,7 @@ export function terminalRouter(services: Services): Router {
   // of `GET /terminal/v1/link`, handled beside Koa (link/hub.ts).
   router.post('/link/logs/:commandId', online, uploadLogBundle(sql));
   // A locker that works on its own through an outage ("Offline operation").
-  router.get('/offline/pickups', online, offlinePickups(sql));
+  router.get('/offline/pickups', online, offlinePickups(services));
   router.get('/offline/deposits', online, offlineDeposits(services));
   router.post('/offline/deposit', online, offlineDeposit(services));
   router.post(
