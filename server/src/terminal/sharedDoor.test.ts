@@ -220,6 +220,36 @@ describe('several parcels, one door, one code (issue 27)', () => {
     );
   });
 
+  it('a door that would not open for the join undoes the joined parcel; it never stays behind', async () => {
+    const v = await visit();
+    const second = await v.next();
+    expect((await v.share(second.tracking_number)).status).toBe(200);
+    const fault = await v.terminal.api.post('/terminal/v1/door/fault', { position: v.lead.door });
+    expect(fault.status).toBe(200);
+    expect(await statusOf(second.id)).toEqual({ status: 'booked', slot_no: null });
+    expect(await stack.webhookTypesOf(second.id)).toContain('shipment.deposit_cancelled');
+    const [row] = await stack.sql`select joined_door from shipments where id = ${second.id}`;
+    expect(row!.joined_door).toBe(false);
+    expect((await doorRows(v.station.id)).shares).toEqual([]);
+  });
+
+  it('an expired lead taken out by a courier hands the door to the parcel that joined it', async () => {
+    const v = await visit();
+    const second = await v.next();
+    expect((await v.share(second.tracking_number)).status).toBe(200);
+    await stack.sql`
+      update shipments set deposited_at = now() - interval '30 days'
+       where id = ${v.lead.shipment.id}`;
+    expect((await v.takeOut(v.lead.shipment.tracking_number)).status).toBe(200);
+    expect(await doorRows(v.station.id)).toEqual({
+      occupancy: [{ shipment_id: second.id }],
+      shares: [],
+    });
+    // Its code still opens the door for it.
+    const picked = await v.terminal.api.post('/terminal/v1/pickup', { code: v.lead.code });
+    expect(picked.body).toMatchObject({ door: v.lead.door, shipmentId: second.id });
+  });
+
   it('the offline set holds each parcel of the door: one code verifies both', async () => {
     const v = await visit();
     const second = await v.next();

@@ -380,3 +380,40 @@ export function leaveDoorQuery(tx: TransactionSql, left: string) {
       delete from door_occupancy
        where shipment_id in (select id from ${tx(left)}) and not exists (select 1 from heir))`;
 }
+
+/**
+ * A door's lead left it by another path than a pickup (a courier took it out expired):
+ * the first parcel that joined the door, if any, holds it now, so the door is never free
+ * while a parcel is recorded in it. Call after deleting the lead's occupancy.
+ */
+export async function handDoorOn(tx: TransactionSql, doorId: string): Promise<void> {
+  await tx`
+    with heir as (
+      delete from door_shares
+       where shipment_id = (
+         select ds.shipment_id from door_shares ds
+          where ds.door_id = ${doorId}
+            and not exists (select 1 from door_occupancy o where o.door_id = ${doorId})
+          order by ds.since, ds.shipment_id limit 1)
+      returning shipment_id, door_id, station_id, since)
+    insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
+    select door_id, station_id, 'delivery', shipment_id, since from heir`;
+}
+
+/**
+ * The door would not open (door/fault) within the undo window: the parcels that joined
+ * it in that window never went in either. Each leaves the door and is undone as its lead
+ * is; answers their ids, for the caller to undo.
+ */
+export async function freshSharesOut(
+  tx: TransactionSql,
+  doorId: string,
+  since: Date,
+  window: string,
+): Promise<string[]> {
+  const rows = await tx<{ shipment_id: string }[]>`
+    delete from door_shares
+     where door_id = ${doorId} and since > ${since}::timestamptz - ${window}::interval
+    returning shipment_id`;
+  return rows.map((r) => r.shipment_id);
+}
