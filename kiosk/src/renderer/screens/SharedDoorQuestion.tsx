@@ -19,8 +19,8 @@ export function SharedDoorQuestion(props: {
       name="courier-shared-door"
       heading={t('sharedDoor.heading')}
       instruction={t('sharedDoor.question', { door })}
-      centre={
-        <p className="door-number door-closed_ok" aria-hidden="true">
+      info={
+        <p className="door-number door-closed_ok shared-door-number" aria-hidden="true">
           <span className="door-number-label">{t('door.number')}</span>
           <span className="door-number-value">{door}</span>
         </p>
