@@ -73,8 +73,6 @@ export type DoorParcelsRequest = z.infer<typeof DoorParcelsRequestSchema>;
  */
 export const DoorParcelsResponseSchema = z.strictObject({
   door: z.number().int(),
-  parcels: z
-    .array(z.strictObject({ shipmentId: z.guid(), trackingNumber: text() }))
-    .min(1),
+  parcels: z.array(z.strictObject({ shipmentId: z.guid(), trackingNumber: text() })).min(1),
 });
 export type DoorParcelsResponse = z.infer<typeof DoorParcelsResponseSchema>;

@@ -108,9 +108,7 @@ describe('a shared door on the kiosk', () => {
     await page.getByText('Thank you! Enjoy your parcels.').waitFor();
     for (const s of [first, second])
       await waitFor(async () =>
-        (await api.get(`/api/v1/shipments/${s.id}`)).body.status === 'collected'
-          ? true
-          : undefined,
+        (await api.get(`/api/v1/shipments/${s.id}`)).body.status === 'collected' ? true : undefined,
       );
     expect(opens).toBe(1);
     // Each parcel its own events: booked, in the locker, collected.

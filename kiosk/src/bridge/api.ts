@@ -49,8 +49,7 @@ export type PickupResult = DoorOpened | DoorUnknown | Refusal;
  * `not_shareable`: the kiosk then simply gives it a door of its own.
  */
 export type SharedDoorCheck =
-  | { kind: 'shareable'; door: number; parcelsInDoor: number }
-  | { kind: 'not_shareable' };
+  { kind: 'shareable'; door: number; parcelsInDoor: number } | { kind: 'not_shareable' };
 export type DepositResult = DoorOpened | DoorUnknown | Refusal;
 export type ReturnResult = DoorOpened | DoorUnknown | Refusal;
 export type VerifyResult =
@@ -316,7 +315,11 @@ export interface KioskApi extends TechnicianApi {
   verifyCourier(courierNo: string): Promise<VerifyResult>;
   deposit(courierNo: string, trackingNumber: string): Promise<DepositResult>;
   /** Issue 27: may this parcel join `door`, where the courier just put a parcel? */
-  checkSharedDoor(courierNo: string, trackingNumber: string, door: number): Promise<SharedDoorCheck>;
+  checkSharedDoor(
+    courierNo: string,
+    trackingNumber: string,
+    door: number,
+  ): Promise<SharedDoorCheck>;
   /** Issue 27: the parcel joins `door` (the courier said yes); the door opens again. */
   depositShared(courierNo: string, trackingNumber: string, door: number): Promise<DepositResult>;
   startReturn(trackingNumber: string): Promise<ReturnResult>;

@@ -87,7 +87,10 @@ describe('the bridge on both hosts', () => {
 
   it('the Electron preload exposes every method, each over its own IPC channel', async () => {
     await import('../preload/preload');
-    const bridge = electron.exposed.kiosk as Record<string, (...args: (string | number)[]) => unknown>;
+    const bridge = electron.exposed.kiosk as Record<
+      string,
+      (...args: (string | number)[]) => unknown
+    >;
     expect(Object.keys(bridge).sort()).toEqual([...KIOSK_METHODS, 'subscribe'].sort());
     for (const method of KIOSK_METHODS) {
       await bridge[method]!(...ARGS[method]);

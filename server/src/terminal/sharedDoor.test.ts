@@ -17,7 +17,10 @@ const PERSON = { name: 'Drita Gashi', phone: '+38344555111' };
 async function visit(doors = '1:M,2:M', first: { size?: 'S' | 'M' | 'L' } = {}) {
   const scene = await stack.scene(doors);
   // A number of its own: the harness finds a code by the number it was sent to.
-  const person = { ...PERSON, phone: `+3834${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}` };
+  const person = {
+    ...PERSON,
+    phone: `+3834${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
+  };
   const lead = await scene.deposit({ ...person, size: first.size ?? 'S' });
   const next = (options: Parameters<typeof stack.shipment>[2] = {}, orgId = scene.org.id) =>
     stack.shipment(orgId, scene.station.id, { ...person, ...options });
@@ -40,7 +43,8 @@ async function statusOf(id: string) {
 
 async function doorRows(stationId: string) {
   return {
-    occupancy: await stack.sql`select shipment_id from door_occupancy where station_id = ${stationId}`,
+    occupancy:
+      await stack.sql`select shipment_id from door_occupancy where station_id = ${stationId}`,
     shares: await stack.sql`select shipment_id from door_shares where station_id = ${stationId}`,
   };
 }
@@ -113,9 +117,9 @@ describe('several parcels, one door, one code (issue 27)', () => {
       expect(await stack.webhookTypesOf(id)).toContain('shipment.collected');
     }
     expect(await doorRows(v.station.id)).toEqual({ occupancy: [], shares: [] });
-    expect(
-      (await v.terminal.api.post('/terminal/v1/pickup', { code: v.lead.code })).status,
-    ).toBe(401);
+    expect((await v.terminal.api.post('/terminal/v1/pickup', { code: v.lead.code })).status).toBe(
+      401,
+    );
   });
 
   it('collects a joined parcel first as well: the lead keeps the door until its own confirm', async () => {
@@ -145,7 +149,8 @@ describe('several parcels, one door, one code (issue 27)', () => {
       [tooMuch.tracking_number, 'does_not_fit'],
       [tooMuch.tracking_number, 'not_this_visit', otherCourier.number],
     ];
-    const cabinet = await stack.sql`select cabinet_version from stations where id = ${v.station.id}`;
+    const cabinet =
+      await stack.sql`select cabinet_version from stations where id = ${v.station.id}`;
     for (const [tracking, reason, courierNo] of cases) {
       const answer = await v.share(tracking, v.lead.door, courierNo);
       expect(answer.status, reason).toBe(409);
@@ -160,9 +165,9 @@ describe('several parcels, one door, one code (issue 27)', () => {
     expect((await v.share(tooMuch.tracking_number, 2)).body.reason).toBe('not_this_visit');
     for (const s of [otherPhone, otherName, tooMuch])
       expect(await statusOf(s.id)).toEqual({ status: 'booked', slot_no: null });
-    expect(await stack.sql`select cabinet_version from stations where id = ${v.station.id}`).toEqual(
-      cabinet,
-    );
+    expect(
+      await stack.sql`select cabinet_version from stations where id = ${v.station.id}`,
+    ).toEqual(cabinet);
     expect((await doorRows(v.station.id)).shares).toEqual([]);
     // A parcel not awaiting deposit here, an unknown courier.
     const elsewhere = await stack.scene('1:M');
@@ -215,9 +220,9 @@ describe('several parcels, one door, one code (issue 27)', () => {
       select d.id, d.station_id, ${second.id}, now() + interval '1 day'
         from doors d where d.station_id = ${v.station.id} and d.position = 2`;
     expect((await v.share(second.tracking_number)).status).toBe(200);
-    expect(await stack.sql`select 1 from door_reservations where shipment_id = ${second.id}`).toEqual(
-      [],
-    );
+    expect(
+      await stack.sql`select 1 from door_reservations where shipment_id = ${second.id}`,
+    ).toEqual([]);
   });
 
   it('a door that would not open for the join undoes the joined parcel; it never stays behind', async () => {

@@ -174,7 +174,13 @@ export class DoorNotShareableProblem extends ProblemError {
 }
 
 export type ShareOutcome =
-  | { kind: 'joined'; door: number; trackingNumber: string; parcelsInDoor: number; cabinetVersion: string | null }
+  | {
+      kind: 'joined';
+      door: number;
+      trackingNumber: string;
+      parcelsInDoor: number;
+      cabinetVersion: string | null;
+    }
   | { kind: 'not_found' }
   | { kind: 'refused'; reason: ShareRefusal };
 
@@ -247,10 +253,7 @@ export async function joinDoor(
   await queueSms(
     tx,
     parcel.id,
-    sharedDoorMessage(
-      { ...parcel, station_name: station.name },
-      door.lead_tracking_number ?? '',
-    ),
+    sharedDoorMessage({ ...parcel, station_name: station.name }, door.lead_tracking_number ?? ''),
   );
   return {
     kind: 'joined',
@@ -270,7 +273,9 @@ export function sharedDepositCheck({ sql }: Services): Middleware {
     if (!courier) throw courierNotVerified();
     const parcel = await candidate(sql, station.id, request.trackingNumber);
     if (!parcel)
-      throw problem.notFound('No parcel awaiting deposit has that tracking number at this station.');
+      throw problem.notFound(
+        'No parcel awaiting deposit has that tracking number at this station.',
+      );
     const door = await doorNow(sql, station.id, request.door);
     const refusal = door ? judgeShare(parcel, door, courier.id, new Date()) : 'not_this_visit';
     const body: SharedDepositCheckResponse = refusal

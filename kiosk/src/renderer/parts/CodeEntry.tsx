@@ -45,7 +45,12 @@ export function CodeEntry(props: {
     const answer = await props.request(typed).catch((): Refusal => ({ kind: 'unavailable' }));
     setBusy(false);
     if (isRefusal(answer)) refusal.refuse(answer);
-    else setOpened({ door: answer.door, stale, ...(answer.parcels ? { parcels: answer.parcels } : {}) });
+    else
+      setOpened({
+        door: answer.door,
+        stale,
+        ...(answer.parcels ? { parcels: answer.parcels } : {}),
+      });
   };
   if (opened) return props.opened(opened);
   return (

@@ -32,9 +32,7 @@ export function CourierScreen(props: ScreenProps) {
     toTakeOut: number | null;
   } | null>(null);
   const [tracking, setTracking] = useState('');
-  const [opened, setOpened] = useState<{ door: number; stale: Stale; shared?: true } | null>(
-    null,
-  );
+  const [opened, setOpened] = useState<{ door: number; stale: Stale; shared?: true } | null>(null);
   // Issue 27: the door of this visit's latest parcel, and the question of sharing it.
   const [lastDoor, setLastDoor] = useState<number | null>(null);
   const [asking, setAsking] = useState<{ door: number; tracking: string } | null>(null);
@@ -63,9 +61,10 @@ export function CourierScreen(props: ScreenProps) {
     setBusy(true);
     refusal.clear();
     const stale = staleOf(state.session);
-    const answer = await (door === undefined
-      ? kiosk.deposit(courier.no, scanned)
-      : kiosk.depositShared(courier.no, scanned, door)
+    const answer = await (
+      door === undefined
+        ? kiosk.deposit(courier.no, scanned)
+        : kiosk.depositShared(courier.no, scanned, door)
     ).catch((): Refusal => ({ kind: 'unavailable' }));
     setBusy(false);
     setAsking(null);
