@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '@locker/server';
 import { client, waitFor } from '@locker/server/testing';
 import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
+import { queuedReports } from './restart';
 import { checkScreen } from './screenChecks';
 
 // Issue 27, "several parcels, one door, one code": in Chromium, on the real server and
@@ -121,5 +122,59 @@ describe('a shared door on the kiosk', () => {
       ]);
     }
     await page.close();
+  }, 120_000);
+
+  it('on its own (the service down), the one code opens the door once and confirms both', async () => {
+    const own = await kioskScene('1:M,2:M');
+    try {
+      const person = { name: 'Drita Gashi', phone: '+38344' + String(Date.now()).slice(-6) };
+      const [first, b] = [
+        await own.stack.shipment(own.scene.org.id, own.scene.station.id, person),
+        await own.stack.shipment(own.scene.org.id, own.scene.station.id, person),
+      ];
+      // One courier's visit: the first deposited, the second joins its door.
+      const put = (path: string, body: object) =>
+        own.scene.terminal.api.post(path, { courierNo: own.scene.courier.number, ...body });
+      const deposited = await put('/terminal/v1/deposit', {
+        trackingNumber: first.tracking_number,
+      });
+      const a = {
+        shipment: first,
+        door: deposited.body.door as number,
+        code: await own.stack.pickupCodeSentTo(person.phone),
+      };
+      const joined = await put('/terminal/v1/deposit/shared', {
+        trackingNumber: b.tracking_number,
+        door: a.door,
+      });
+      expect(joined.status).toBe(200);
+      await waitFor(() => (own.core.offline.held() === 2 ? true : undefined), 15_000);
+      await own.stack.server.close();
+      let opens = 0;
+      own.cabinet.on('door', (position: number, state: { closed: boolean }) => {
+        if (position === a.door && !state.closed) opens++;
+      });
+      // The first call finds the service gone; the kiosk checks the code itself.
+      await own.core.pickup('00000000');
+      expect(await own.core.pickup(a.code)).toEqual({
+        kind: 'door_open',
+        door: a.door,
+        parcels: 2,
+      });
+      own.cabinet.closeDoor(a.door, false);
+      const queued = await waitFor(() => {
+        const q = queuedReports(own.core.config.dataDir);
+        return q.length === 2 ? q : undefined;
+      });
+      expect(queued.map((r) => r.body.shipmentId).sort()).toEqual([a.shipment.id, b.id].sort());
+      expect(queued.every((r) => r.body.collected === true)).toBe(true);
+      expect(opens).toBe(1);
+      // Both handed out here: the kiosk holds nothing more to hand out on its own, so the
+      // code opens nothing (out of service, as any kiosk with an empty set).
+      expect(await own.core.pickup(a.code)).toEqual({ kind: 'unavailable' });
+    } finally {
+      await own.host.close();
+      await own.core.stop();
+    }
   }, 120_000);
 });
