@@ -70,6 +70,7 @@ async function digest(): Promise<string> {
     select md5(concat_ws('|',
       (select string_agg(t::text, ',' order by t::text) from shipments t),
       (select string_agg(t::text, ',' order by t::text) from door_occupancy t),
+      (select string_agg(t::text, ',' order by t::text) from door_shares t),
       (select string_agg(t::text, ',' order by t::text) from doors t),
       (select string_agg(t::text, ',' order by t::text) from returns t),
       (select string_agg(t::text, ',' order by t::text) from tracking_events t),
@@ -182,6 +183,33 @@ const targets = (): Target[] => [
       trackingNumber: valid.readyTracking,
       occurred_at: occurredAt(),
     })),
+  },
+  {
+    name: 'POST /deposit/shared/check',
+    operation: 'post /terminal/v1/deposit/shared/check',
+    auth: 'terminal',
+    request: post('/terminal/v1/deposit/shared/check', () => ({
+      courierNo: valid.courierNo,
+      trackingNumber: valid.bookedTracking,
+      door: 1,
+    })),
+  },
+  {
+    name: 'POST /deposit/shared',
+    operation: 'post /terminal/v1/deposit/shared',
+    auth: 'terminal',
+    request: post('/terminal/v1/deposit/shared', () => ({
+      courierNo: 'nobody',
+      trackingNumber: valid.bookedTracking,
+      door: 1,
+      occurred_at: occurredAt(),
+    })),
+  },
+  {
+    name: 'POST /pickup/door-parcels',
+    operation: 'post /terminal/v1/pickup/door-parcels',
+    auth: 'terminal',
+    request: post('/terminal/v1/pickup/door-parcels', () => ({ shipmentId: valid.readyId })),
   },
   {
     name: 'POST /courier/returns',

@@ -43,6 +43,8 @@ export const PROBLEM_CODES = [
   'station_full',
   'not_cancellable',
   'not_extendable',
+  // Issue 27: a parcel that may not join the door named (its `reason` says why).
+  'door_not_shareable',
   'rate_limited',
   'station_unresolved',
   'internal_error',

@@ -29,14 +29,27 @@ export type Refusal =
  * The door was unlocked and seen open, or found already open (`foundOpen`: nothing was
  * sent, it stood open before; the staff are told): `state.session` follows it.
  */
-export type DoorOpened = { kind: 'door_open'; door: number; foundOpen?: true };
+export type DoorOpened = {
+  kind: 'door_open';
+  door: number;
+  foundOpen?: true;
+  /** A pickup whose door holds more than one parcel for this code (issue 27): how many. */
+  parcels?: number;
+};
 /**
  * The unlock went out but the controller fell silent: the door may be open. The session
  * (phase `unknown`) keeps watching and moves on as soon as the sensors answer again.
  */
-export type DoorUnknown = { kind: 'door_unknown'; door: number };
+export type DoorUnknown = { kind: 'door_unknown'; door: number; parcels?: number };
 
 export type PickupResult = DoorOpened | DoorUnknown | Refusal;
+/**
+ * Issue 27: whether the parcel scanned may go in the door of the visit's previous parcel
+ * (the same person, and it fits). Anything else, the service unreachable included, is
+ * `not_shareable`: the kiosk then simply gives it a door of its own.
+ */
+export type SharedDoorCheck =
+  { kind: 'shareable'; door: number; parcelsInDoor: number } | { kind: 'not_shareable' };
 export type DepositResult = DoorOpened | DoorUnknown | Refusal;
 export type ReturnResult = DoorOpened | DoorUnknown | Refusal;
 export type VerifyResult =
@@ -301,6 +314,14 @@ export interface KioskApi extends TechnicianApi {
   pickup(code: string): Promise<PickupResult>;
   verifyCourier(courierNo: string): Promise<VerifyResult>;
   deposit(courierNo: string, trackingNumber: string): Promise<DepositResult>;
+  /** Issue 27: may this parcel join `door`, where the courier just put a parcel? */
+  checkSharedDoor(
+    courierNo: string,
+    trackingNumber: string,
+    door: number,
+  ): Promise<SharedDoorCheck>;
+  /** Issue 27: the parcel joins `door` (the courier said yes); the door opens again. */
+  depositShared(courierNo: string, trackingNumber: string, door: number): Promise<DepositResult>;
   startReturn(trackingNumber: string): Promise<ReturnResult>;
   /** The customer gives up while the return door is open: take the parcel out, shut it. */
   cancelReturn(): Promise<CancelReturnResult>;
@@ -331,6 +352,8 @@ export const KIOSK_METHODS = [
   'pickup',
   'verifyCourier',
   'deposit',
+  'checkSharedDoor',
+  'depositShared',
   'startReturn',
   'cancelReturn',
   'finishReturn',

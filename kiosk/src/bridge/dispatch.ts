@@ -10,6 +10,12 @@ const text = (value: unknown, max = 64): string => {
   return value;
 };
 
+const position = (value: unknown): number => {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 9999)
+    throw new BridgeArgumentError('door must be a whole number from 1 to 9999');
+  return value;
+};
+
 const doorProblem = (value: unknown): DoorProblem => {
   const found = DOOR_PROBLEMS.find((p) => p === value);
   if (!found)
@@ -31,6 +37,10 @@ export function dispatch(api: KioskApi, method: KioskMethod, args: unknown[]): P
       return api.verifyCourier(text(args[0]));
     case 'deposit':
       return api.deposit(text(args[0]), text(args[1]));
+    case 'checkSharedDoor':
+      return api.checkSharedDoor(text(args[0]), text(args[1]), position(args[2]));
+    case 'depositShared':
+      return api.depositShared(text(args[0]), text(args[1]), position(args[2]));
     case 'startReturn':
       return api.startReturn(text(args[0]));
     case 'cancelReturn':

@@ -7,11 +7,13 @@ import { startBrowserHost, type BrowserHost } from '../hosts/browserHost';
 import { INITIAL_STATE, KIOSK_METHODS, type KioskApi, type KioskMethod } from './api';
 
 // Arguments each method takes, as the screen would send them.
-const ARGS: Record<KioskMethod, string[]> = {
+const ARGS: Record<KioskMethod, (string | number)[]> = {
   getState: [],
   pickup: ['12345678'],
   verifyCourier: ['4711'],
   deposit: ['4711', 'TRK1'],
+  checkSharedDoor: ['4711', 'TRK3', 2],
+  depositShared: ['4711', 'TRK3', 2],
   startReturn: ['TRK2'],
   cancelReturn: [],
   finishReturn: [],
@@ -75,7 +77,7 @@ describe('the bridge on both hosts', () => {
     const { httpBridge } = await import('../renderer/bridge');
     expect(Object.keys(httpBridge).sort()).toEqual([...KIOSK_METHODS].sort());
     for (const method of KIOSK_METHODS) {
-      const call = httpBridge[method] as (...args: string[]) => Promise<unknown>;
+      const call = httpBridge[method] as (...args: (string | number)[]) => Promise<unknown>;
       const answer = await call(...ARGS[method]);
       expect(answer).toEqual(method === 'getState' ? INITIAL_STATE : { kind: method });
       expect(recorded.calls.at(-1)).toEqual({ method, args: ARGS[method] });
@@ -85,7 +87,10 @@ describe('the bridge on both hosts', () => {
 
   it('the Electron preload exposes every method, each over its own IPC channel', async () => {
     await import('../preload/preload');
-    const bridge = electron.exposed.kiosk as Record<string, (...args: string[]) => unknown>;
+    const bridge = electron.exposed.kiosk as Record<
+      string,
+      (...args: (string | number)[]) => unknown
+    >;
     expect(Object.keys(bridge).sort()).toEqual([...KIOSK_METHODS, 'subscribe'].sort());
     for (const method of KIOSK_METHODS) {
       await bridge[method]!(...ARGS[method]);

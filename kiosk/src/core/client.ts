@@ -2,6 +2,12 @@ import {
   CourierReturnsRequestSchema,
   CourierVerifyRequestSchema,
   DepositRequestSchema,
+  DoorParcelsRequestSchema,
+  DoorParcelsResponseSchema,
+  SharedDepositCheckRequestSchema,
+  SharedDepositCheckResponseSchema,
+  SharedDepositRequestSchema,
+  SharedDepositResponseSchema,
   DepositUndoRequestSchema,
   DoorConfirmRequestSchema,
   CabinetEventRequestSchema,
@@ -20,7 +26,7 @@ import ky, { type KyInstance } from 'ky';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { KioskLog } from './log';
-import { Answers } from './tolerant';
+import { Answers, tolerant } from './tolerant';
 
 /** Why a call did not give the kiosk what it asked for. */
 export interface Failure {
@@ -289,6 +295,30 @@ export class TerminalClient {
     return this.call(Answers.deposit, 'post', 'deposit', {
       schema: DepositRequestSchema,
       body: { courierNo, trackingNumber },
+    });
+  }
+
+  /** Extension (issue 27): may the parcel join that door of this visit? Changes nothing. */
+  checkSharedDeposit(courierNo: string, trackingNumber: string, door: number) {
+    return this.call(tolerant(SharedDepositCheckResponseSchema), 'post', 'deposit/shared/check', {
+      schema: SharedDepositCheckRequestSchema,
+      body: { courierNo, trackingNumber, door },
+    });
+  }
+
+  /** Extension (issue 27): the parcel joins that door; it takes the door's code. */
+  depositShared(courierNo: string, trackingNumber: string, door: number) {
+    return this.call(tolerant(SharedDepositResponseSchema), 'post', 'deposit/shared', {
+      schema: SharedDepositRequestSchema,
+      body: { courierNo, trackingNumber, door },
+    });
+  }
+
+  /** Extension (issue 27): every parcel awaiting pickup in the door of this one. */
+  doorParcels(shipmentId: string) {
+    return this.call(tolerant(DoorParcelsResponseSchema), 'post', 'pickup/door-parcels', {
+      schema: DoorParcelsRequestSchema,
+      body: { shipmentId },
     });
   }
 

@@ -301,6 +301,11 @@ export class DoorFlows {
   async pickup(
     door: number,
     parcel: { shipmentId: string; trackingNumber?: string },
+    /**
+     * The door's other parcels for the same code (issue 27): the door opens once, and the
+     * door's sensor judges them all with the first; each gets its own confirm.
+     */
+    others: { shipmentId: string; trackingNumber?: string }[] = [],
   ): Promise<PickupResult> {
     const visit: Visit = { kind: 'pickup', ...parcel };
     if (await this.refused(door, visit)) return { kind: 'door_out_of_service', door };
@@ -317,9 +322,15 @@ export class DoorFlows {
       // settled by the service (after an unanswered unlock, twice that, as for any door).
       const giveUp = (unlocked === 'unknown' ? 2 : 1) * this.d.leftOpenAfterMs;
       const left = await this.watchTakeOut(s, giveUp);
-      if (left) this.settleTakeOut(s, visit, left);
+      if (!left) return;
+      const taken = this.settleTakeOut(s, visit, left);
+      // Settled (taken or left inside): the same word for each parcel of the door.
+      if (s.phase === 'reported')
+        for (const other of others)
+          this.report(reportOnClose({ kind: 'pickup', ...other }, !taken), left.at);
     });
-    return this.opened(s, unlocked);
+    const opened = this.opened(s, unlocked);
+    return others.length > 0 ? { ...opened, parcels: others.length + 1 } : opened;
   }
 
   /**

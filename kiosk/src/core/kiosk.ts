@@ -131,7 +131,12 @@ function assemble(
     db,
     client: link.client,
     log,
-    openDoor: (door, shipmentId) => flows.pickup(door, { shipmentId }),
+    openDoor: (door, shipmentId, others) =>
+      flows.pickup(
+        door,
+        { shipmentId },
+        others.map((id) => ({ shipmentId: id })),
+      ),
     currentSessionId: () => sessions.current('pickup')?.id ?? null,
     onState,
   });

@@ -3,6 +3,7 @@ import type {
   CancelReturnResult,
   CollectResult,
   DepositResult,
+  SharedDoorCheck,
   DoorProblem,
   DoorProblemResult,
   KioskApi,
@@ -24,6 +25,7 @@ import type { KioskLog } from './log';
 import type { OfflineDeposits } from './offlineDeposit';
 import type { OfflinePickups } from './offlinePickup';
 import { refusalOf } from './refusal';
+import { checkSharedDoor, depositShared, sharedDoorOthers } from './sharedDoorFlow';
 import type { ServiceLink } from './serviceLink';
 import type { SessionTracker } from './sessions';
 import type { TechnicianGate } from './technician';
@@ -114,7 +116,9 @@ export class KioskFacade extends EventEmitter implements KioskApi {
       }
       const { door, shipmentId, trackingNumber } = answer.value;
       if (offline.handedOut(shipmentId)) return { kind: 'invalid_code' as const };
-      return flows.pickup(door, { shipmentId, trackingNumber });
+      // Issue 27: the door may hold more parcels for this code; each is confirmed on its own.
+      const others = await sharedDoorOthers(link, shipmentId);
+      return flows.pickup(door, { shipmentId, trackingNumber }, others);
     });
   }
 
@@ -179,6 +183,29 @@ export class KioskFacade extends EventEmitter implements KioskApi {
       else if (result.kind === 'unavailable') deposits.undone(trackingNumber);
       return result;
     });
+  }
+
+  /** Issue 27 (sharedDoorFlow.ts): only online; any failure is "no", never a refusal. */
+  async checkSharedDoor(
+    courierNo: string,
+    trackingNumber: string,
+    door: number,
+  ): Promise<SharedDoorCheck> {
+    this.touched();
+    const { link, store } = this.parts;
+    const answer = await this.guarded('checkSharedDoor', () =>
+      checkSharedDoor(link, store.serviceReachable, { courierNo, trackingNumber, door }),
+    );
+    return answer.kind === 'unavailable' ? { kind: 'not_shareable' } : answer;
+  }
+
+  /** Issue 27: the parcel joins `door` through the deposit's own door session. */
+  depositShared(courierNo: string, trackingNumber: string, door: number): Promise<DepositResult> {
+    this.touched();
+    const { link, flows } = this.parts;
+    return this.guarded('depositShared', () =>
+      depositShared(link, flows, { courierNo, trackingNumber, door }),
+    );
   }
 
   startReturn(trackingNumber: string): Promise<ReturnResult> {

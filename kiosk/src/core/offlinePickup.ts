@@ -20,8 +20,11 @@ export interface OfflinePickupDeps {
   db: KioskDatabase;
   client: TerminalClient;
   log: KioskLog;
-  /** The same door session an online pickup opens (DoorFlows.pickup). */
-  openDoor(door: number, shipmentId: string): Promise<PickupResult>;
+  /**
+   * The same door session an online pickup opens (DoorFlows.pickup); `others`: the door's
+   * other parcels the same code verifies (issue 27), confirmed each with the first.
+   */
+  openDoor(door: number, shipmentId: string, others: string[]): Promise<PickupResult>;
   /** The session the screen follows now: its id, once the door opened. */
   currentSessionId(): number | null;
   /** Every state the screen is sent, to follow the session to its end. */
@@ -150,7 +153,9 @@ export class OfflinePickups {
    * characters typed, against the verifiers of parcels still collectable here and not
    * handed out already. Null for a wrong, foreign or already-collected code alike.
    */
-  async match(code: string): Promise<{ shipmentId: string; door: number } | null> {
+  async match(
+    code: string,
+  ): Promise<{ shipmentId: string; door: number; others: string[] } | null> {
     const now = new Date(this.now()).toISOString();
     this.d.db.prepare('delete from offline_pickups where collect_until <= ?').run(now);
     this.parsed ??= (() => {
@@ -166,10 +171,16 @@ export class OfflinePickups {
     const usable = this.d.db.prepare(
       `select 1 from offline_pickups p where p.shipment_id = ? and ${USABLE}`,
     );
-    const found = (await matchVerifiers(code, verifiers))
+    const matched = (await matchVerifiers(code, verifiers))
       .map((i) => pickups[i]!)
-      .find((p) => usable.get(p.shipment_id, now) !== undefined);
-    return found ? { shipmentId: found.shipment_id, door: found.door } : null;
+      .filter((p) => usable.get(p.shipment_id, now) !== undefined);
+    const found = matched[0];
+    if (!found) return null;
+    // Parcels sharing a door share its code (issue 27): the others of that door go too.
+    const others = matched
+      .filter((p) => p.door === found.door && p.shipment_id !== found.shipment_id)
+      .map((p) => p.shipment_id);
+    return { shipmentId: found.shipment_id, door: found.door, others };
   }
 
   /**
@@ -187,21 +198,23 @@ export class OfflinePickups {
     }
     const parcel = await this.match(code);
     if (!parcel) return { kind: 'invalid_code' };
-    this.d.db
-      .prepare(
-        `insert into offline_handouts (shipment_id, door, state, opened_at) values (?, ?, 'opened', ?)
-         on conflict (shipment_id) do update set state = 'opened', opened_at = excluded.opened_at`,
-      )
-      .run(parcel.shipmentId, parcel.door, new Date(this.now()).toISOString());
+    const all = [parcel.shipmentId, ...parcel.others];
+    const opened = this.d.db.prepare(
+      `insert into offline_handouts (shipment_id, door, state, opened_at) values (?, ?, 'opened', ?)
+       on conflict (shipment_id) do update set state = 'opened', opened_at = excluded.opened_at`,
+    );
+    for (const id of all) opened.run(id, parcel.door, new Date(this.now()).toISOString());
     this.d.log.info(
-      { offline: true, door: parcel.door, shipment_id: parcel.shipmentId },
+      { offline: true, door: parcel.door, shipment_id: parcel.shipmentId, parcels: all.length },
       'pickup verified on the kiosk',
     );
-    const result = await this.d.openDoor(parcel.door, parcel.shipmentId);
+    const result = await this.d.openDoor(parcel.door, parcel.shipmentId, parcel.others);
     const session = this.d.currentSessionId();
-    if ((result.kind === 'door_open' || result.kind === 'door_unknown') && session !== null)
-      this.follow(session, parcel.shipmentId);
-    else this.settle(parcel.shipmentId, 'left', null);
+    for (const id of all) {
+      if ((result.kind === 'door_open' || result.kind === 'door_unknown') && session !== null)
+        this.follow(session, id);
+      else this.settle(id, 'left', null);
+    }
     return result;
   }
 

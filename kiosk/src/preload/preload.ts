@@ -11,6 +11,10 @@ const bridge = {
   pickup: (code) => invoke('pickup', code),
   verifyCourier: (courierNo) => invoke('verifyCourier', courierNo),
   deposit: (courierNo, trackingNumber) => invoke('deposit', courierNo, trackingNumber),
+  checkSharedDoor: (courierNo, trackingNumber, door) =>
+    invoke('checkSharedDoor', courierNo, trackingNumber, door),
+  depositShared: (courierNo, trackingNumber, door) =>
+    invoke('depositShared', courierNo, trackingNumber, door),
   startReturn: (trackingNumber) => invoke('startReturn', trackingNumber),
   cancelReturn: () => invoke('cancelReturn'),
   finishReturn: () => invoke('finishReturn'),

@@ -28,6 +28,7 @@ const CATALOGUE: Record<ProblemCode, { status: number; title: string }> = {
   station_full: { status: 409, title: 'No door free at this station for the parcel' },
   not_cancellable: { status: 409, title: 'The shipment can no longer be cancelled' },
   not_extendable: { status: 409, title: 'The storage of this parcel cannot be extended' },
+  door_not_shareable: { status: 409, title: 'The parcel may not join that door' },
   rate_limited: { status: 429, title: 'Too many requests' },
   station_unresolved: { status: 500, title: "The terminal's station could not be resolved" },
   internal_error: { status: 500, title: 'Internal error' },

@@ -40,10 +40,11 @@ import { opsPaths } from './ops';
 import { fieldPaths } from './field';
 import { platformPaths } from './platform';
 import { capacityPaths } from './capacity';
+import { sharedDoorPaths } from './sharedDoor';
 
 const ShipmentId = z.object({ id: z.guid().meta({ example: ids.shipment }) });
 
-function terminalPost(
+export function terminalPost(
   operationId: keyof typeof examples,
   summary: string,
   request: z.ZodType,
@@ -395,6 +396,7 @@ export function openApiDocument() {
       ...platformPaths(),
       ...opsPaths(),
       ...capacityPaths(),
+      ...sharedDoorPaths(),
       ...fieldPaths(),
     },
     webhooks: {

@@ -125,6 +125,25 @@ export const examples = {
     request: { position: 3, problem: 'did_not_open' },
     response: { ok: true },
   },
+  // Issue 27: several parcels, one door, one code (docs/terminal-extensions.md).
+  checkSharedDeposit: {
+    request: { courierNo: '1001', trackingNumber: TRACKING, door: 2 },
+    response: { shareable: true, door: 2, parcelsInDoor: 1 },
+  },
+  depositShared: {
+    request: { courierNo: '1001', trackingNumber: TRACKING, door: 2, occurred_at: AT },
+    response: { ok: true, door: 2, trackingNumber: TRACKING, parcelsInDoor: 2 },
+  },
+  listDoorParcels: {
+    request: { shipmentId: SHIPMENT_ID },
+    response: {
+      door: 2,
+      parcels: [
+        { shipmentId: SHIPMENT_ID, trackingNumber: TRACKING },
+        { shipmentId: 'a3c1e2d4-5b6f-4a7b-8c9d-0e1f2a3b4c5d', trackingNumber: '4012888888882' },
+      ],
+    },
+  },
   undoDeposit: {
     request: { courierNo: '1001', trackingNumber: TRACKING },
     response: { ok: true },

@@ -71,6 +71,7 @@ export async function undoDeposit(
   const [shipment] = await tx<ParcelRecipient[]>`
     update shipments sh
        set status = 'booked', status_at = ${change.at}, slot_no = null, pickup_code_hash = null,
+           joined_door = false,
            deposited_at = null, deposited_by = null, updated_at = now()
       from stations s
      where sh.id = ${shipmentId} and sh.status = 'ready_for_pickup'

@@ -10,6 +10,7 @@ import { validate } from '../http/validate';
 import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
 import { lockStation } from './doorAssignment';
+import { freshSharesOut, handDoorOn } from './sharedDoor';
 
 // A deposit the courier could not complete because the door would not open is undone
 // only while it is this fresh; an older parcel is physically inside and stays recorded.
@@ -51,6 +52,11 @@ async function takeOutOfService(
   if (fresh?.kind === 'delivery') {
     await undoDeposit(tx, fresh.shipment_id, { at, reason: 'the door would not open' });
   }
+  // Parcels that joined the door in that window (issue 27) never went in either; an
+  // older lead stays, and so does anything that joined it earlier.
+  for (const joined of await freshSharesOut(tx, door.id, at, UNDO_DEPOSIT_WITHIN))
+    await undoDeposit(tx, joined, { at, reason: 'the door would not open' });
+  await handDoorOn(tx, door.id);
   return true;
 }
 

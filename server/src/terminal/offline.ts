@@ -76,8 +76,10 @@ export function offlinePickups({
                  sh.deposited_at + make_interval(hours => s.max_storage_hours) as collect_until
             from shipments sh
             join stations s on s.id = sh.destination_station_id
-            join door_occupancy o on o.shipment_id = sh.id and o.kind = 'delivery'
-            join doors d on d.id = o.door_id
+            left join door_occupancy o on o.shipment_id = sh.id and o.kind = 'delivery'
+            -- A parcel that joined another's door (issue 27) has that door and its code.
+            left join door_shares ds on ds.shipment_id = sh.id
+            join doors d on d.id = coalesce(o.door_id, ds.door_id)
            where sh.destination_station_id = ${station.id}
              and sh.status = 'ready_for_pickup'
              and sh.offline_verifier is not null) p on true

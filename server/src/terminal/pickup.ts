@@ -26,6 +26,7 @@ import {
 import { refuseOverLimit, windowOf } from './rateLimit';
 import { PICKUP_LIMIT } from './limits';
 import { noteConfirmConflict } from './offline';
+import { leaveDoorQuery } from './sharedDoor';
 
 /**
  * Names the door of the parcel whose code was typed; changes nothing. A wrong code, one
@@ -152,7 +153,7 @@ export async function recordPickupOutcome(
        where sh.id = ${shipmentId} and sh.destination_station_id = ${station.id}
          and sh.status = 'ready_for_pickup' and s.id = sh.destination_station_id
       returning ${shipmentColumns(tx)}),
-    freed as (delete from door_occupancy where shipment_id in (select id from collected))
+    ${leaveDoorQuery(tx, 'collected')}
     select collected.*, (select at from previous) as previous_at from collected`;
   if (!row) return false;
   const { previous_at: previousAt, ...view } = row;

@@ -16,6 +16,7 @@ import { queueWebhookEvent } from '../webhooks/events';
 import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
 import { lockStation } from './doorAssignment';
+import { handDoorOn } from './sharedDoor';
 
 /**
  * Which occupied doors a courier may empty, as of `at`: deposited returns, and deliveries
@@ -88,13 +89,15 @@ export async function takeOutForCourier(
   reporter?: Reporter,
 ): Promise<boolean> {
   await lockStation(tx, stationId); // the lock order: station first (doorAssignment.ts)
-  const [taken] = await tx<{ return_id: string | null; shipment_id: string }[]>`
+  const [taken] = await tx<{ return_id: string | null; shipment_id: string; door_id: string }[]>`
     delete from door_occupancy o
      using shipments sh, stations s
      where o.shipment_id = sh.id and s.id = o.station_id and o.station_id = ${stationId}
        and sh.tracking_number = ${trackingNumber} and ${takeable(tx, at)}
-    returning o.return_id, o.shipment_id`;
+    returning o.return_id, o.shipment_id, o.door_id`;
   if (!taken) return false;
+  // An expired parcel that others joined (issue 27): the next of them holds the door.
+  await handDoorOn(tx, taken.door_id);
   if (reporter)
     await noteClockSkew(tx, reporter.log, {
       shipmentId: taken.shipment_id,

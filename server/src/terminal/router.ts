@@ -7,6 +7,7 @@ import { heartbeat } from './heartbeat';
 import { offlineDeposit, offlineDeposits, offlinePickups } from './offline';
 import { doorConfirm, pickup } from './pickup';
 import { depositUndo } from './depositUndo';
+import { doorParcels, sharedDeposit, sharedDepositCheck } from './sharedDoor';
 import { doorFault } from './doorFault';
 import { cabinetEvent, doorEvent } from './doorEvents';
 import { courierReturns, returnCollected } from './returnCollection';
@@ -43,6 +44,10 @@ export function terminalRouter(services: Services): Router {
   // Extensions beyond the spec (docs/terminal-extensions.md).
   router.post('/door/fault', online, doorFault(services));
   router.post('/deposit/undo', online, depositUndo(services));
+  // Issue 27: several parcels, one door, one code (sharedDoor.ts).
+  router.post('/deposit/shared/check', online, courierLimit, sharedDepositCheck(services));
+  router.post('/deposit/shared', online, sharedDeposit(services));
+  router.post('/pickup/door-parcels', online, doorParcels(services));
   router.post('/doors/:door/events', online, doorEvent(services));
   router.post('/cabinet/events', online, cabinetEvent(services));
   router.post('/courier/returns', online, courierLimit, courierReturns(services));

@@ -217,6 +217,17 @@ export const en = {
       'Door {{door}} is out of service and was not opened. The staff have been told. Support: {{phone}}',
     untrusted: 'The door sensors read wrong, so no door is opened. A technician has been called.',
   },
+  sharedDoor: {
+    heading: 'Same door?',
+    question:
+      'This parcel is for the same person as the one in door {{door}}, and it fits. Put it in the same door?',
+    yes: 'Yes, door {{door}}',
+    no: 'No, another door',
+    put: 'Put this parcel in with the other one and close the door.',
+    deposited: 'Parcel deposited with the other one. The recipient uses the same code.',
+    take: 'Take your {{count}} parcels and close the door.',
+    thanks: 'Thank you! Enjoy your parcels.',
+  },
 } as const;
 
 type Strings<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

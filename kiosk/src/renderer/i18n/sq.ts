@@ -217,4 +217,15 @@ export const sq: Messages = {
     untrusted:
       'Sensorët e dyerve nuk lexojnë saktë, prandaj asnjë derë nuk hapet. Është thirrur një teknik.',
   },
+  sharedDoor: {
+    heading: 'E njëjta derë?',
+    question:
+      'Kjo pako është për të njëjtin person si ajo në derën {{door}} dhe nxë. Ta vendosni në të njëjtën derë?',
+    yes: 'Po, dera {{door}}',
+    no: 'Jo, një derë tjetër',
+    put: 'Vendoseni këtë pako pranë tjetrës dhe mbyllni derën.',
+    deposited: 'Pakoja u depozitua me tjetrën. Marrësi përdor të njëjtin kod.',
+    take: 'Merrni {{count}} pakot tuaja dhe mbyllni derën.',
+    thanks: 'Faleminderit! Gëzojini pakot tuaja.',
+  },
 };

@@ -213,4 +213,15 @@ export const sr: Messages = {
     untrusted:
       'Senzori vrata ne očitavaju ispravno, pa se nijedna vrata ne otvaraju. Pozvan je tehničar.',
   },
+  sharedDoor: {
+    heading: 'Ista vrata?',
+    question:
+      'Ovaj paket je za istu osobu kao paket iza vrata {{door}} i staje. Da ga stavite iza istih vrata?',
+    yes: 'Da, vrata {{door}}',
+    no: 'Ne, druga vrata',
+    put: 'Stavite ovaj paket pored drugog i zatvorite vrata.',
+    deposited: 'Paket je ostavljen uz drugi. Primalac koristi isti kod.',
+    take: 'Uzmite svoje pakete ({{count}}) i zatvorite vrata.',
+    thanks: 'Hvala! Uživajte u paketima.',
+  },
 };

@@ -213,4 +213,15 @@ export const tr: Messages = {
     untrusted:
       'Kapak sensörleri yanlış okuyor, bu yüzden hiçbir kapak açılmıyor. Bir teknisyen çağrıldı.',
   },
+  sharedDoor: {
+    heading: 'Aynı kapak mı?',
+    question:
+      'Bu kargo {{door}} numaralı kapaktaki kargoyla aynı kişiye ait ve sığıyor. Aynı kapağa koyulsun mu?',
+    yes: 'Evet, {{door}} numaralı kapak',
+    no: 'Hayır, başka kapak',
+    put: 'Bu kargoyu diğerinin yanına koyun ve kapağı kapatın.',
+    deposited: 'Kargo diğeriyle birlikte bırakıldı. Alıcı aynı kodu kullanır.',
+    take: '{{count}} kargonuzu alın ve kapağı kapatın.',
+    thanks: 'Teşekkürler! Kargolarınızın keyfini çıkarın.',
+  },
 };

@@ -7,7 +7,7 @@ import { Keypad } from './Keypad';
 import { Screen } from './Screen';
 import { isRefusal, useRefusal } from './useRefusal';
 
-export type OpenedDoor = { door: number; stale: Stale };
+export type OpenedDoor = { door: number; stale: Stale; parcels?: number };
 
 /**
  * A code typed (or scanned) to open a door: the keypad, the refusal with its next step,
@@ -45,7 +45,12 @@ export function CodeEntry(props: {
     const answer = await props.request(typed).catch((): Refusal => ({ kind: 'unavailable' }));
     setBusy(false);
     if (isRefusal(answer)) refusal.refuse(answer);
-    else setOpened({ door: answer.door, stale });
+    else
+      setOpened({
+        door: answer.door,
+        stale,
+        ...(answer.parcels ? { parcels: answer.parcels } : {}),
+      });
   };
   if (opened) return props.opened(opened);
   return (

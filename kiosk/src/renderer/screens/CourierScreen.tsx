@@ -11,6 +11,7 @@ import { Screen } from '../parts/Screen';
 import { isRefusal, useRefusal } from '../parts/useRefusal';
 import { CollectScreen } from './CollectScreen';
 import { FreeDoors } from './FreeDoors';
+import { SharedDoorQuestion } from './SharedDoorQuestion';
 import type { ScreenProps } from './props';
 import { TRACKING_MAX, TRACKING_MIN } from './ReturnScreen';
 
@@ -31,7 +32,10 @@ export function CourierScreen(props: ScreenProps) {
     toTakeOut: number | null;
   } | null>(null);
   const [tracking, setTracking] = useState('');
-  const [opened, setOpened] = useState<{ door: number; stale: Stale } | null>(null);
+  const [opened, setOpened] = useState<{ door: number; stale: Stale; shared?: true } | null>(null);
+  // Issue 27: the door of this visit's latest parcel, and the question of sharing it.
+  const [lastDoor, setLastDoor] = useState<number | null>(null);
+  const [asking, setAsking] = useState<{ door: number; tracking: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [collecting, setCollecting] = useState(false);
   const refusal = useRefusal('courier', state);
@@ -51,20 +55,40 @@ export function CourierScreen(props: ScreenProps) {
       refusal.clear();
     } else refusal.refuse(answer.kind === 'unknown' ? { kind: 'unknown_courier' } : answer);
   };
-  const deposit = async () => {
+  /** A door of its own, or (`door`) the door of the visit's previous parcel. */
+  const place = async (scanned: string, door?: number) => {
     if (!courier) return;
     setBusy(true);
     refusal.clear();
     const stale = staleOf(state.session);
-    const answer = await kiosk
-      .deposit(courier.no, tracking)
-      .catch((): Refusal => ({ kind: 'unavailable' }));
+    const answer = await (
+      door === undefined
+        ? kiosk.deposit(courier.no, scanned)
+        : kiosk.depositShared(courier.no, scanned, door)
+    ).catch((): Refusal => ({ kind: 'unavailable' }));
     setBusy(false);
+    setAsking(null);
     if (isRefusal(answer)) refusal.refuse(answer);
     else {
       setTracking('');
-      setOpened({ door: answer.door, stale });
+      setLastDoor(answer.door);
+      setOpened({ door: answer.door, stale, ...(door === undefined ? {} : { shared: true }) });
     }
+  };
+  const deposit = async () => {
+    if (!courier) return;
+    if (lastDoor !== null) {
+      setBusy(true);
+      const check = await kiosk
+        .checkSharedDoor(courier.no, tracking, lastDoor)
+        .catch(() => ({ kind: 'not_shareable' as const }));
+      setBusy(false);
+      if (check.kind === 'shareable') {
+        setAsking({ door: check.door, tracking });
+        return;
+      }
+    }
+    await place(tracking);
   };
 
   if (!courier) {
@@ -96,6 +120,16 @@ export function CourierScreen(props: ScreenProps) {
   if (collecting) {
     return <CollectScreen {...props} courierNo={courier.no} back={() => setCollecting(false)} />;
   }
+  if (asking) {
+    return (
+      <SharedDoorQuestion
+        door={asking.door}
+        busy={busy}
+        onSame={() => void place(asking.tracking, asking.door)}
+        onOwn={() => void place(asking.tracking)}
+      />
+    );
+  }
   if (opened) {
     return (
       <DoorScreen
@@ -105,8 +139,8 @@ export function CourierScreen(props: ScreenProps) {
         door={opened.door}
         stale={opened.stale}
         texts={{
-          open: t('courier.put'),
-          done: t('courier.deposited'),
+          open: opened.shared ? t('sharedDoor.put') : t('courier.put'),
+          done: opened.shared ? t('sharedDoor.deposited') : t('courier.deposited'),
           amiss: t('courier.shutEmpty'),
         }}
         closedActions={

@@ -20,7 +20,7 @@ export function PickupScreen({ state, columns, home, back }: ScreenProps) {
       keypad={{ minLength: CODE_LENGTH, maxLength: CODE_LENGTH, groups: [4, 4] }}
       request={(code) => kiosk.pickup(code)}
       camera={{ accept: (text) => /^\d{8}$/.test(text), hint: t('scan.hint') }}
-      opened={({ door, stale }) => (
+      opened={({ door, stale, parcels }) => (
         <DoorScreen
           name="pickup-door"
           state={state}
@@ -28,8 +28,9 @@ export function PickupScreen({ state, columns, home, back }: ScreenProps) {
           door={door}
           stale={stale}
           texts={{
-            open: t('pickup.take'),
-            done: t('pickup.thanks'),
+            // Issue 27: one code, one door, several parcels: say how many to take.
+            open: parcels ? t('sharedDoor.take', { count: parcels }) : t('pickup.take'),
+            done: parcels ? t('sharedDoor.thanks') : t('pickup.thanks'),
             amiss: t('pickup.leftInside'),
           }}
           finish={home}
