@@ -228,8 +228,12 @@ export async function joinDoor(
              pickup_code_hash = lead.pickup_code_hash, offline_verifier = lead.offline_verifier,
              joined_door = true, deposited_at = ${at}, deposited_by = ${courierId},
              updated_at = now()
-        from shipments lead
-       where sh.id = ${parcel.id} and sh.status = 'booked' and lead.id = ${door.lead_id}
+        -- Shared with the verifier worker's lock: a verifier it is making for the lead
+        -- is written before this reads it, or this commits before the worker writes
+        -- (which then gives the same verifier to the parcels that joined).
+        from (select pickup_code_hash, offline_verifier from shipments
+               where id = ${door.lead_id} for share) lead
+       where sh.id = ${parcel.id} and sh.status = 'booked'
       returning sh.*),
     shared as (
       insert into door_shares (shipment_id, door_id, station_id, since)

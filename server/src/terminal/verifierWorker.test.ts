@@ -280,4 +280,35 @@ describe('the offline verifier, made off the request path', () => {
     expect(codes).toContain(code);
     expect((await rowOf(booked.body.id)).offline_verifier).not.toBeNull();
   });
+
+  it('a parcel that joined a door before its lead had a verifier gets the lead’s, once made', async () => {
+    const scene = await stack.scene('1:M,2:M');
+    const person = { name: 'Drita Gashi', phone: `+3834${String(Date.now()).slice(-7)}` };
+    const lead = await scene.deposit({ ...person, size: 'S' });
+    const second = await stack.shipment(scene.org.id, scene.station.id, { ...person, size: 'S' });
+    const joined = await scene.terminal.api.post('/terminal/v1/deposit/shared', {
+      courierNo: scene.courier.number,
+      trackingNumber: second.tracking_number,
+      door: lead.door,
+    });
+    expect(joined.status).toBe(200);
+    // Neither has a verifier yet; the joined parcel has no sealed code of its own.
+    expect((await rowOf(second.id)).offline_verifier).toBeNull();
+    expect((await rowOf(second.id)).verifier_code_sealed).toBeNull();
+    const { deps, codes } = worker();
+    expect(await drain(deps)).toBe(1);
+    // One scrypt, for the lead; the parcel in its door shares its code and so its verifier.
+    expect(codes).toEqual([lead.code]);
+    const [a, b] = [await rowOf(lead.shipment.id), await rowOf(second.id)];
+    expect(b.offline_verifier).not.toBeNull();
+    expect(b.offline_verifier).toBe(a.offline_verifier);
+    const set = OfflinePickupsResponseSchema.parse(
+      (await scene.terminal.api.get('/terminal/v1/offline/pickups')).body,
+    );
+    expect(set.pickups.map((p) => p.shipmentId).sort()).toEqual(
+      [lead.shipment.id, second.id].sort(),
+    );
+    const verifiers = set.pickups.map((p) => parseVerifier(p.verifier)!);
+    expect(await matchVerifiers(lead.code, verifiers)).toHaveLength(2);
+  });
 });

@@ -88,9 +88,23 @@ export async function makePendingVerifiers(
          where sh.id = m.id and sh.status = 'ready_for_pickup' and sh.offline_verifier is null
            and sh.verifier_code_sealed is not null
            and sh.pickup_code_hash = decode(m.code_hash, 'hex')
-        returning sh.destination_station_id as station_id, m.verifier is not null as made),
+        returning sh.destination_station_id as station_id, sh.pickup_code_hash, m.verifier),
+      -- Parcels that joined the door of a parcel made here share its code (issue 27's
+      -- shared doors), so they share its verifier.
+      joined as (
+        update shipments j
+           set offline_verifier = st.verifier
+          from stored st
+         where st.verifier is not null and j.joined_door
+           and j.destination_station_id = st.station_id
+           and j.pickup_code_hash = st.pickup_code_hash
+           and j.status = 'ready_for_pickup' and j.offline_verifier is null
+        returning j.destination_station_id as station_id),
       counted as (
-        select station_id, count(*) as n from stored where made group by station_id)
+        select station_id, count(*) as n
+          from (select station_id from stored where verifier is not null
+                union all select station_id from joined) changed
+         group by station_id)
       insert into station_verifier_versions as v (station_id, version)
       select station_id, n from counted order by station_id
       on conflict (station_id) do update set version = v.version + excluded.version
