@@ -8,3 +8,4 @@ export * from './ops';
 export * from './capacity';
 export * from './field';
 export * from './offline';
+export * from './overflow';
