@@ -40,6 +40,7 @@ import { opsPaths } from './ops';
 import { fieldPaths } from './field';
 import { platformPaths } from './platform';
 import { capacityPaths } from './capacity';
+import { overflowPaths } from './overflow';
 
 const ShipmentId = z.object({ id: z.guid().meta({ example: ids.shipment }) });
 
@@ -395,6 +396,7 @@ export function openApiDocument() {
       ...platformPaths(),
       ...opsPaths(),
       ...capacityPaths(),
+      ...overflowPaths(),
       ...fieldPaths(),
     },
     webhooks: {
