@@ -31,6 +31,10 @@ export function dispatch(api: KioskApi, method: KioskMethod, args: unknown[]): P
       return api.verifyCourier(text(args[0]));
     case 'deposit':
       return api.deposit(text(args[0]), text(args[1]));
+    case 'depositAlternatives':
+      return api.depositAlternatives(text(args[0]), text(args[1]));
+    case 'rerouteDeposit':
+      return api.rerouteDeposit(text(args[0]), text(args[1]), text(args[2]));
     case 'startReturn':
       return api.startReturn(text(args[0]));
     case 'cancelReturn':

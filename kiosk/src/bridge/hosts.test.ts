@@ -12,6 +12,8 @@ const ARGS: Record<KioskMethod, string[]> = {
   pickup: ['12345678'],
   verifyCourier: ['4711'],
   deposit: ['4711', 'TRK1'],
+  depositAlternatives: ['4711', 'TRK1'],
+  rerouteDeposit: ['4711', 'TRK1', 'PR02'],
   startReturn: ['TRK2'],
   cancelReturn: [],
   finishReturn: [],

@@ -1,7 +1,9 @@
 import {
   CourierReturnsRequestSchema,
   CourierVerifyRequestSchema,
+  DepositAlternativesRequestSchema,
   DepositRequestSchema,
+  DepositRerouteRequestSchema,
   DepositUndoRequestSchema,
   DoorConfirmRequestSchema,
   CabinetEventRequestSchema,
@@ -289,6 +291,22 @@ export class TerminalClient {
     return this.call(Answers.deposit, 'post', 'deposit', {
       schema: DepositRequestSchema,
       body: { courierNo, trackingNumber },
+    });
+  }
+
+  /** Extension (issue 27): after a `cabinet_full`, the nearest stations with room. */
+  depositAlternatives(courierNo: string, trackingNumber: string) {
+    return this.call(Answers.depositAlternatives, 'post', 'deposit/alternatives', {
+      schema: DepositAlternativesRequestSchema,
+      body: { courierNo, trackingNumber },
+    });
+  }
+
+  /** Extension (issue 27): the parcel goes to `stationCode` instead. */
+  rerouteDeposit(courierNo: string, trackingNumber: string, stationCode: string) {
+    return this.call(Answers.depositReroute, 'post', 'deposit/reroute', {
+      schema: DepositRerouteRequestSchema,
+      body: { courierNo, trackingNumber, stationCode },
     });
   }
 

@@ -11,6 +11,10 @@ const bridge = {
   pickup: (code) => invoke('pickup', code),
   verifyCourier: (courierNo) => invoke('verifyCourier', courierNo),
   deposit: (courierNo, trackingNumber) => invoke('deposit', courierNo, trackingNumber),
+  depositAlternatives: (courierNo, trackingNumber) =>
+    invoke('depositAlternatives', courierNo, trackingNumber),
+  rerouteDeposit: (courierNo, trackingNumber, stationCode) =>
+    invoke('rerouteDeposit', courierNo, trackingNumber, stationCode),
   startReturn: (trackingNumber) => invoke('startReturn', trackingNumber),
   cancelReturn: () => invoke('cancelReturn'),
   finishReturn: () => invoke('finishReturn'),
