@@ -213,4 +213,18 @@ export const tr: Messages = {
     untrusted:
       'Kapak sensörleri yanlış okuyor, bu yüzden hiçbir kapak açılmıyor. Bir teknisyen çağrıldı.',
   },
+  overflow: {
+    title: 'Bu dolap dolu',
+    looking: 'Yeri olan en yakın dolap aranıyor…',
+    choose: 'Kargoyu yeri olan en yakın dolaba götürün. Birine dokunun:',
+    away: '{{distance}} uzaklıkta',
+    none: 'Yakındaki hiçbir dolapta bu kargo için yer yok. Kargoyu yanınızda tutun ve depoya geri götürün.',
+    unavailable: 'Kargo şu anda başka bir dolaba yönlendirilemiyor. Yanınızda tutun ve daha sonra tekrar deneyin.',
+    filled: 'O dolap az önce doldu. Başka birini seçin.',
+    keep: 'Kargoyu tut',
+    goTo: 'Kargoyu {{name}} dolabına götürün',
+    address: 'Adres: {{address}}',
+    held: 'Orada onun için bir kapak ayrıldı.',
+    notified: 'Alıcıya kargoyu nereden alacağı SMS ile bildirildi.',
+  },
 };

@@ -11,6 +11,7 @@ import { Screen } from '../parts/Screen';
 import { isRefusal, useRefusal } from '../parts/useRefusal';
 import { CollectScreen } from './CollectScreen';
 import { FreeDoors } from './FreeDoors';
+import { OverflowScreen } from './OverflowScreen';
 import type { ScreenProps } from './props';
 import { TRACKING_MAX, TRACKING_MIN } from './ReturnScreen';
 
@@ -34,6 +35,8 @@ export function CourierScreen(props: ScreenProps) {
   const [opened, setOpened] = useState<{ door: number; stale: Stale } | null>(null);
   const [busy, setBusy] = useState(false);
   const [collecting, setCollecting] = useState(false);
+  /** The parcel this full locker cannot take, while the courier chooses where it goes. */
+  const [overflow, setOverflow] = useState<string | null>(null);
   const refusal = useRefusal('courier', state);
 
   const verify = async () => {
@@ -60,7 +63,9 @@ export function CourierScreen(props: ScreenProps) {
       .deposit(courier.no, tracking)
       .catch((): Refusal => ({ kind: 'unavailable' }));
     setBusy(false);
-    if (isRefusal(answer)) refusal.refuse(answer);
+    // Online, a full locker offers the nearest with room; on its own it cannot move a booking.
+    if (answer.kind === 'cabinet_full' && workingAlone(state) === null) setOverflow(tracking);
+    else if (isRefusal(answer)) refusal.refuse(answer);
     else {
       setTracking('');
       setOpened({ door: answer.door, stale });
@@ -95,6 +100,21 @@ export function CourierScreen(props: ScreenProps) {
   }
   if (collecting) {
     return <CollectScreen {...props} courierNo={courier.no} back={() => setCollecting(false)} />;
+  }
+  if (overflow !== null) {
+    const scanNext = () => {
+      setOverflow(null);
+      setTracking('');
+    };
+    return (
+      <OverflowScreen
+        courierNo={courier.no}
+        trackingNumber={overflow}
+        back={() => setOverflow(null)}
+        next={scanNext}
+        finish={home}
+      />
+    );
   }
   if (opened) {
     return (
