@@ -25,9 +25,7 @@ export async function depositAlternatives(
   courierNo: string,
   trackingNumber: string,
 ): Promise<AlternativesResult> {
-  const answer = await link.serve(() =>
-    link.client.depositAlternatives(courierNo, trackingNumber),
-  );
+  const answer = await link.serve(() => link.client.depositAlternatives(courierNo, trackingNumber));
   if (!answer.ok) return refusalOf(answer);
   return { kind: 'alternatives', stations: answer.value.stations.map(choice) };
 }

@@ -223,7 +223,8 @@ export const en = {
     choose: 'Take the parcel to the nearest locker with room. Tap one:',
     away: '{{distance}} away',
     none: 'No locker nearby has room for this parcel. Keep it and take it back to the depot.',
-    unavailable: 'The parcel cannot be sent to another locker right now. Keep it and try again later.',
+    unavailable:
+      'The parcel cannot be sent to another locker right now. Keep it and try again later.',
     filled: 'That locker has just filled up. Choose another one.',
     keep: 'Keep the parcel',
     goTo: 'Take the parcel to {{name}}',

@@ -223,7 +223,8 @@ export const sq: Messages = {
     choose: 'Çojeni pakon në stacionin më të afërt me vend. Prekni njërin:',
     away: '{{distance}} larg',
     none: 'Asnjë stacion afër nuk ka vend për këtë pako. Mbajeni dhe kthejeni në depo.',
-    unavailable: 'Pakoja nuk mund të dërgohet në një stacion tjetër tani. Mbajeni dhe provoni më vonë.',
+    unavailable:
+      'Pakoja nuk mund të dërgohet në një stacion tjetër tani. Mbajeni dhe provoni më vonë.',
     filled: 'Ai stacion sapo u mbush. Zgjidhni një tjetër.',
     keep: 'Mbaje pakon',
     goTo: 'Çojeni pakon te {{name}}',

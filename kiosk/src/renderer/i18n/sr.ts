@@ -219,7 +219,8 @@ export const sr: Messages = {
     choose: 'Odnesite paket u najbliži paketomat sa slobodnim mestom. Dodirnite jedan:',
     away: 'udaljeno {{distance}}',
     none: 'Nijedan paketomat u blizini nema mesta za ovaj paket. Zadržite ga i vratite u depo.',
-    unavailable: 'Paket trenutno ne može da se preusmeri u drugi paketomat. Zadržite ga i pokušajte kasnije.',
+    unavailable:
+      'Paket trenutno ne može da se preusmeri u drugi paketomat. Zadržite ga i pokušajte kasnije.',
     filled: 'Taj paketomat se upravo popunio. Izaberite drugi.',
     keep: 'Zadrži paket',
     goTo: 'Odnesite paket u {{name}}',

@@ -219,7 +219,8 @@ export const tr: Messages = {
     choose: 'Kargoyu yeri olan en yakın dolaba götürün. Birine dokunun:',
     away: '{{distance}} uzaklıkta',
     none: 'Yakındaki hiçbir dolapta bu kargo için yer yok. Kargoyu yanınızda tutun ve depoya geri götürün.',
-    unavailable: 'Kargo şu anda başka bir dolaba yönlendirilemiyor. Yanınızda tutun ve daha sonra tekrar deneyin.',
+    unavailable:
+      'Kargo şu anda başka bir dolaba yönlendirilemiyor. Yanınızda tutun ve daha sonra tekrar deneyin.',
     filled: 'O dolap az önce doldu. Başka birini seçin.',
     keep: 'Kargoyu tut',
     goTo: 'Kargoyu {{name}} dolabına götürün',

@@ -101,9 +101,7 @@ export function OverflowScreen({
             ? `${t('overflow.address', { address: station.address })}. ${t('overflow.held')}`
             : t('overflow.held')
         }
-        message={
-          phase.recipientNotified ? { text: t('overflow.notified'), tone: 'success' } : null
-        }
+        message={phase.recipientNotified ? { text: t('overflow.notified'), tone: 'success' } : null}
         info={
           <div className="overflow-destination">
             <p className="overflow-name">{station.name}</p>
