@@ -226,7 +226,7 @@ export const en = {
     unavailable:
       'The parcel cannot be sent to another locker right now. Keep it and try again later.',
     filled: 'That locker has just filled up. Choose another one.',
-    keep: 'Keep the parcel',
+    keep: 'Keep it, scan the next parcel',
     goTo: 'Take the parcel to {{name}}',
     address: 'Address: {{address}}',
     held: 'A door is kept for it there.',

@@ -226,7 +226,7 @@ export const sq: Messages = {
     unavailable:
       'Pakoja nuk mund të dërgohet në një stacion tjetër tani. Mbajeni dhe provoni më vonë.',
     filled: 'Ai stacion sapo u mbush. Zgjidhni një tjetër.',
-    keep: 'Mbaje pakon',
+    keep: 'Mbaje, skano pakon tjetër',
     goTo: 'Çojeni pakon te {{name}}',
     address: 'Adresa: {{address}}',
     held: 'Aty ruhet një derë për të.',

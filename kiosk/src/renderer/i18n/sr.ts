@@ -222,7 +222,7 @@ export const sr: Messages = {
     unavailable:
       'Paket trenutno ne može da se preusmeri u drugi paketomat. Zadržite ga i pokušajte kasnije.',
     filled: 'Taj paketomat se upravo popunio. Izaberite drugi.',
-    keep: 'Zadrži paket',
+    keep: 'Zadrži ga, skeniraj sledeći paket',
     goTo: 'Odnesite paket u {{name}}',
     address: 'Adresa: {{address}}',
     held: 'Tamo su vrata sačuvana za njega.',

@@ -222,7 +222,7 @@ export const tr: Messages = {
     unavailable:
       'Kargo şu anda başka bir dolaba yönlendirilemiyor. Yanınızda tutun ve daha sonra tekrar deneyin.',
     filled: 'O dolap az önce doldu. Başka birini seçin.',
-    keep: 'Kargoyu tut',
+    keep: 'Tut, sonraki kargoyu okut',
     goTo: 'Kargoyu {{name}} dolabına götürün',
     address: 'Adres: {{address}}',
     held: 'Orada onun için bir kapak ayrıldı.',

@@ -4,16 +4,18 @@ import type { Refusal } from '../../bridge/api';
 import type { AlternativesResult, OverflowChoice, RerouteResult } from '../../bridge/overflow';
 import { kiosk } from '../bridge';
 import { BackButton } from '../parts/BackButton';
+import { group } from '../parts/Keypad';
 import { Screen, type ScreenMessage } from '../parts/Screen';
 
-/** "850 m", "2.1 km": as the screen's language writes a distance. */
+/**
+ * "850 m", "2.1 km" ("2,1 km" but in English). Written here, not by Intl: Chromium's
+ * ICU data has no Albanian, and its Serbian writes "км" in Cyrillic, while the screen's
+ * Serbian is Latin.
+ */
 export function distanceText(metres: number, language: string): string {
-  const km = metres >= 1000;
-  return new Intl.NumberFormat(language, {
-    style: 'unit',
-    unit: km ? 'kilometer' : 'meter',
-    maximumFractionDigits: km ? 1 : 0,
-  }).format(km ? metres / 1000 : Math.round(metres / 10) * 10);
+  if (metres < 1000) return `${Math.max(10, Math.round(metres / 10) * 10)} m`;
+  const km = (metres / 1000).toFixed(1);
+  return `${language === 'en' ? km : km.replace('.', ',')} km`;
 }
 
 type Phase =
@@ -89,6 +91,12 @@ export function OverflowScreen({
   };
   const away = (s: OverflowChoice) =>
     t('overflow.away', { distance: distanceText(s.distanceM, i18n.language) });
+  // Which parcel: a courier at a full locker may hold several.
+  const parcel = (
+    <p className="overflow-parcel">
+      {t('courier.tracking', { number: group(trackingNumber, [4]).join(' ') })}
+    </p>
+  );
 
   if (phase.kind === 'rerouted') {
     const { station } = phase;
@@ -96,18 +104,18 @@ export function OverflowScreen({
       <Screen
         name="courier-overflow-done"
         heading={t('overflow.goTo', { name: station.name })}
-        instruction={
-          station.address
-            ? `${t('overflow.address', { address: station.address })}. ${t('overflow.held')}`
-            : t('overflow.held')
-        }
+        instruction={t('overflow.held')}
         message={phase.recipientNotified ? { text: t('overflow.notified'), tone: 'success' } : null}
+        speech={station.address ? t('overflow.address', { address: station.address }) : ''}
         info={
-          <div className="overflow-destination">
-            <p className="overflow-name">{station.name}</p>
-            {station.address && <p className="overflow-address">{station.address}</p>}
-            <p>{away(station)}</p>
-          </div>
+          <>
+            {parcel}
+            <div className="overflow-destination">
+              <p className="overflow-name">{station.name}</p>
+              {station.address && <p className="overflow-address">{station.address}</p>}
+              <p className="overflow-distance">{away(station)}</p>
+            </div>
+          </>
         }
         actions={
           <>
@@ -140,6 +148,7 @@ export function OverflowScreen({
       instruction={instruction}
       message={message}
       speech={stations.map((s, i) => `${i + 1}. ${label(s)}.`).join(' ')}
+      info={parcel}
       actions={<BackButton onClick={back} label={t('overflow.keep')} />}
       main={
         stations.length > 0 && (
@@ -156,6 +165,9 @@ export function OverflowScreen({
                   <span className="overflow-name">{s.name}</span>
                   {s.address && <span className="overflow-address">{s.address}</span>}
                   <span className="overflow-distance">{away(s)}</span>
+                  <span className="overflow-go" aria-hidden="true">
+                    ›
+                  </span>
                 </button>
               </li>
             ))}
