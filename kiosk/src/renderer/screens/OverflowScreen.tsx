@@ -33,19 +33,15 @@ function afterAlternatives(answer: AlternativesResult): Phase {
 }
 
 function afterReroute(answer: RerouteResult, code: string): Phase {
-  switch (answer.kind) {
-    case 'rerouted':
-      return answer;
-    case 'station_full': {
-      // The chosen locker filled up meanwhile: the others that still have room.
-      const stations = answer.stations.filter((s) => s.code !== code);
-      if (stations.length === 0) return { kind: 'stuck', why: 'none' };
-      return { kind: 'choose', stations, filled: true };
-    }
-    default:
-      // Refused or unanswered: the courier still holds the parcel, and keeps it.
-      return { kind: 'stuck', why: 'unavailable' };
+  if (answer.kind === 'rerouted') return answer;
+  if (answer.kind === 'station_full') {
+    // The chosen locker filled up meanwhile: the others that still have room.
+    const stations = answer.stations.filter((s) => s.code !== code);
+    if (stations.length === 0) return { kind: 'stuck', why: 'none' };
+    return { kind: 'choose', stations, filled: true };
   }
+  // Refused or unanswered: the courier still holds the parcel, and keeps it.
+  return { kind: 'stuck', why: 'unavailable' };
 }
 
 /**
@@ -107,15 +103,14 @@ export function OverflowScreen({
         instruction={t('overflow.held')}
         message={phase.recipientNotified ? { text: t('overflow.notified'), tone: 'success' } : null}
         speech={station.address ? t('overflow.address', { address: station.address }) : ''}
-        info={
-          <>
-            {parcel}
-            <div className="overflow-destination">
-              <p className="overflow-name">{station.name}</p>
-              {station.address && <p className="overflow-address">{station.address}</p>}
-              <p className="overflow-distance">{away(station)}</p>
-            </div>
-          </>
+        info={parcel}
+        // Where to go, as large as a label: in landscape the half beside the reading.
+        main={
+          <div className="overflow-destination">
+            <p className="overflow-name">{station.name}</p>
+            {station.address && <p className="overflow-address">{station.address}</p>}
+            <p className="overflow-distance">{away(station)}</p>
+          </div>
         }
         actions={
           <>
