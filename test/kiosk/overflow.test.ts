@@ -43,7 +43,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-type Station = Awaited<ReturnType<typeof kioskStation>>;
+/** What `fullStation` needs of a kiosk's station (a kiosk scene, or one before its kiosk). */
+type Station = Pick<KioskScene, 'stack' | 'scene'>;
 
 /**
  * This kiosk's station in Prishtina with its one door taken, two lockers with room near

@@ -96,6 +96,13 @@ export function OverflowScreen({
 
   if (phase.kind === 'rerouted') {
     const { station } = phase;
+    const destination = (where: string) => (
+      <div className={`overflow-destination ${where}`}>
+        <p className="overflow-name">{station.name}</p>
+        {station.address && <p className="overflow-address">{station.address}</p>}
+        <p className="overflow-distance">{away(station)}</p>
+      </div>
+    );
     return (
       <Screen
         name="courier-overflow-done"
@@ -103,15 +110,15 @@ export function OverflowScreen({
         instruction={t('overflow.held')}
         message={phase.recipientNotified ? { text: t('overflow.notified'), tone: 'success' } : null}
         speech={station.address ? t('overflow.address', { address: station.address }) : ''}
-        info={parcel}
-        // Where to go, as large as a label: in landscape the half beside the reading.
-        main={
-          <div className="overflow-destination">
-            <p className="overflow-name">{station.name}</p>
-            {station.address && <p className="overflow-address">{station.address}</p>}
-            <p className="overflow-distance">{away(station)}</p>
-          </div>
+        // Where to go, as large as a label: read first in portrait, above the buttons; in
+        // landscape, the half beside the reading (styles.css shows one of the two).
+        info={
+          <>
+            {parcel}
+            {destination('overflow-destination-reading')}
+          </>
         }
+        main={destination('overflow-destination-side')}
         actions={
           <>
             <button type="button" className="secondary" onClick={finish}>
