@@ -212,6 +212,25 @@ const targets = (): Target[] => [
     request: post('/terminal/v1/pickup/door-parcels', () => ({ shipmentId: valid.readyId })),
   },
   {
+    name: 'POST /deposit/alternatives',
+    operation: 'post /terminal/v1/deposit/alternatives',
+    auth: 'terminal',
+    request: post('/terminal/v1/deposit/alternatives', () => ({
+      courierNo: valid.courierNo,
+      trackingNumber: valid.bookedTracking,
+    })),
+  },
+  {
+    name: 'POST /deposit/reroute',
+    operation: 'post /terminal/v1/deposit/reroute',
+    auth: 'terminal',
+    request: post('/terminal/v1/deposit/reroute', () => ({
+      courierNo: valid.courierNo,
+      trackingNumber: valid.bookedTracking,
+      stationCode: 'NOWHERE-01',
+    })),
+  },
+  {
     name: 'POST /courier/returns',
     operation: 'post /terminal/v1/courier/returns',
     auth: 'terminal',

@@ -9,3 +9,4 @@ export * from './capacity';
 export * from './field';
 export * from './offline';
 export * from './sharedDoor';
+export * from './overflow';

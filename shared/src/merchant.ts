@@ -1,6 +1,7 @@
 import { isValidPhoneNumber } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import { ReservationSchema } from './capacity';
+import { ReroutedFromSchema } from './overflow';
 import { LanguageSchema, SHIPMENT_STATUSES, SIZES, SizeSchema, text } from './common';
 
 // Part B of the interface. Field names are the spec's snake_case.
@@ -129,6 +130,11 @@ export const TrackingEventSchema = z.object({
    */
   reported_at: z.iso.datetime({ offset: true }).optional(),
   station_code: text().optional(),
+  /**
+   * A courier found the station full and took the parcel to `station_code` instead
+   * (issue 27): the station it was booked to before. Only on that `booked` event.
+   */
+  rerouted_from_station_code: text().optional(),
 });
 
 export const TrackingSchema = z
@@ -171,6 +177,7 @@ export const WEBHOOK_EVENT_TYPES = [
   // Issue 27.
   'shipment.cancelled',
   'shipment.storage_extended',
+  'shipment.rerouted',
 ] as const;
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
@@ -185,7 +192,11 @@ export const WebhookEventSchema = z
     type: WebhookEventTypeSchema,
     api_version: text(),
     created_at: z.iso.datetime({ offset: true }),
-    data: z.object({ shipment: ShipmentSchema }),
+    data: z.object({
+      shipment: ShipmentSchema,
+      /** `shipment.rerouted` only: the station it was booked to before (issue 27). */
+      rerouted_from: ReroutedFromSchema.optional(),
+    }),
   })
   .meta({ id: 'WebhookEvent' });
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;

@@ -1,4 +1,5 @@
 import type { CabinetResponse, TerminalConfig } from '@locker/shared';
+import type { OverflowApi } from './overflow';
 import type { TechnicianApi } from './technician';
 
 // The one interface between the touchscreen and the kiosk core. Electron's preload and
@@ -309,7 +310,7 @@ export function outOfService(condition: ServiceCondition): boolean {
   }
 }
 
-export interface KioskApi extends TechnicianApi {
+export interface KioskApi extends TechnicianApi, OverflowApi {
   getState(): Promise<KioskState>;
   pickup(code: string): Promise<PickupResult>;
   verifyCourier(courierNo: string): Promise<VerifyResult>;
@@ -354,6 +355,8 @@ export const KIOSK_METHODS = [
   'deposit',
   'checkSharedDoor',
   'depositShared',
+  'depositAlternatives',
+  'rerouteDeposit',
   'startReturn',
   'cancelReturn',
   'finishReturn',

@@ -41,6 +41,10 @@ export function dispatch(api: KioskApi, method: KioskMethod, args: unknown[]): P
       return api.checkSharedDoor(text(args[0]), text(args[1]), position(args[2]));
     case 'depositShared':
       return api.depositShared(text(args[0]), text(args[1]), position(args[2]));
+    case 'depositAlternatives':
+      return api.depositAlternatives(text(args[0]), text(args[1]));
+    case 'rerouteDeposit':
+      return api.rerouteDeposit(text(args[0]), text(args[1]), text(args[2]));
     case 'startReturn':
       return api.startReturn(text(args[0]));
     case 'cancelReturn':

@@ -14,6 +14,8 @@ const ARGS: Record<KioskMethod, (string | number)[]> = {
   deposit: ['4711', 'TRK1'],
   checkSharedDoor: ['4711', 'TRK3', 2],
   depositShared: ['4711', 'TRK3', 2],
+  depositAlternatives: ['4711', 'TRK1'],
+  rerouteDeposit: ['4711', 'TRK1', 'PR02'],
   startReturn: ['TRK2'],
   cancelReturn: [],
   finishReturn: [],

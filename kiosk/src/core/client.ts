@@ -1,6 +1,7 @@
 import {
   CourierReturnsRequestSchema,
   CourierVerifyRequestSchema,
+  DepositAlternativesRequestSchema,
   DepositRequestSchema,
   DoorParcelsRequestSchema,
   DoorParcelsResponseSchema,
@@ -8,6 +9,7 @@ import {
   SharedDepositCheckResponseSchema,
   SharedDepositRequestSchema,
   SharedDepositResponseSchema,
+  DepositRerouteRequestSchema,
   DepositUndoRequestSchema,
   DoorConfirmRequestSchema,
   CabinetEventRequestSchema,
@@ -319,6 +321,22 @@ export class TerminalClient {
     return this.call(tolerant(DoorParcelsResponseSchema), 'post', 'pickup/door-parcels', {
       schema: DoorParcelsRequestSchema,
       body: { shipmentId },
+    });
+  }
+
+  /** Extension (issue 27): after a `cabinet_full`, the nearest stations with room. */
+  depositAlternatives(courierNo: string, trackingNumber: string) {
+    return this.call(Answers.depositAlternatives, 'post', 'deposit/alternatives', {
+      schema: DepositAlternativesRequestSchema,
+      body: { courierNo, trackingNumber },
+    });
+  }
+
+  /** Extension (issue 27): the parcel goes to `stationCode` instead. */
+  rerouteDeposit(courierNo: string, trackingNumber: string, stationCode: string) {
+    return this.call(Answers.depositReroute, 'post', 'deposit/reroute', {
+      schema: DepositRerouteRequestSchema,
+      body: { courierNo, trackingNumber, stationCode },
     });
   }
 

@@ -16,6 +16,8 @@ import type {
   VerifyResult,
 } from '../bridge/api';
 import type { EnrolResult, TechnicianLogin } from '../bridge/technician';
+import type { AlternativesResult, RerouteResult } from '../bridge/overflow';
+import { depositAlternatives, rerouteDeposit } from './overflow';
 import { EnrolmentError } from './enrolment';
 import type { CollectFlow } from './collectFlow';
 import type { ReportQueue } from './reportQueue';
@@ -205,6 +207,25 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     const { link, flows } = this.parts;
     return this.guarded('depositShared', () =>
       depositShared(link, flows, { courierNo, trackingNumber, door }),
+    );
+  }
+
+  /** Online only (overflow.ts): a locker on its own cannot move a booking. */
+  depositAlternatives(courierNo: string, trackingNumber: string): Promise<AlternativesResult> {
+    this.touched();
+    return this.guarded('depositAlternatives', () =>
+      depositAlternatives(this.parts.link, courierNo, trackingNumber),
+    );
+  }
+
+  rerouteDeposit(
+    courierNo: string,
+    trackingNumber: string,
+    stationCode: string,
+  ): Promise<RerouteResult> {
+    this.touched();
+    return this.guarded('rerouteDeposit', () =>
+      rerouteDeposit(this.parts.link, courierNo, trackingNumber, stationCode),
     );
   }
 

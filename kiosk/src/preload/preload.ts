@@ -15,6 +15,10 @@ const bridge = {
     invoke('checkSharedDoor', courierNo, trackingNumber, door),
   depositShared: (courierNo, trackingNumber, door) =>
     invoke('depositShared', courierNo, trackingNumber, door),
+  depositAlternatives: (courierNo, trackingNumber) =>
+    invoke('depositAlternatives', courierNo, trackingNumber),
+  rerouteDeposit: (courierNo, trackingNumber, stationCode) =>
+    invoke('rerouteDeposit', courierNo, trackingNumber, stationCode),
   startReturn: (trackingNumber) => invoke('startReturn', trackingNumber),
   cancelReturn: () => invoke('cancelReturn'),
   finishReturn: () => invoke('finishReturn'),

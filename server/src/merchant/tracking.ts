@@ -8,6 +8,7 @@ interface EventRow {
   occurred_at: Date;
   reported_at: Date | null;
   station_code: string | null;
+  rerouted_from_station_code: string | null;
 }
 
 /** GET /track/{trackingNumber}: status and history, only of the organization's parcels. */
@@ -19,8 +20,10 @@ export function track({ sql }: Services): Middleware {
        where tracking_number = ${trackingNumber} and organization_id = ${ctx.state.organization.id}`;
     if (!shipment) throw problem.notFound('No such parcel.');
     const events = await sql<EventRow[]>`
-      select e.status, e.occurred_at, e.reported_at, s.code as station_code
+      select e.status, e.occurred_at, e.reported_at, s.code as station_code,
+             f.code as rerouted_from_station_code
         from tracking_events e left join stations s on s.id = e.station_id
+        left join stations f on f.id = e.rerouted_from_station_id
        where e.shipment_id = ${shipment.id}
        -- The order things happened to the parcel; its times never run backwards (a time
        -- reported before the previous event is replaced, and kept as reported_at).
@@ -33,6 +36,10 @@ export function track({ sql }: Services): Middleware {
         occurred_at: e.occurred_at.toISOString(),
         ...(e.reported_at ? { reported_at: e.reported_at.toISOString() } : {}),
         ...(e.station_code ? { station_code: e.station_code } : {}),
+        // A reroute (issue 27): booked to `station_code` now, from this station.
+        ...(e.rerouted_from_station_code
+          ? { rerouted_from_station_code: e.rerouted_from_station_code }
+          : {}),
       })),
     };
     ctx.body = body;

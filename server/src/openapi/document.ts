@@ -41,6 +41,7 @@ import { fieldPaths } from './field';
 import { platformPaths } from './platform';
 import { capacityPaths } from './capacity';
 import { sharedDoorPaths } from './sharedDoor';
+import { overflowPaths } from './overflow';
 
 const ShipmentId = z.object({ id: z.guid().meta({ example: ids.shipment }) });
 
@@ -397,6 +398,7 @@ export function openApiDocument() {
       ...opsPaths(),
       ...capacityPaths(),
       ...sharedDoorPaths(),
+      ...overflowPaths(),
       ...fieldPaths(),
     },
     webhooks: {

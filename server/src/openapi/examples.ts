@@ -148,6 +148,37 @@ export const examples = {
     request: { courierNo: '1001', trackingNumber: TRACKING },
     response: { ok: true },
   },
+  listDepositAlternatives: {
+    request: { courierNo: '1001', trackingNumber: TRACKING },
+    response: {
+      trackingNumber: TRACKING,
+      parcel_size: 'M',
+      stations: [
+        {
+          code: 'PR02',
+          name: 'Prishtina Dardania',
+          address: 'Rruga Bill Clinton 12, 10000 Prishtinë',
+          distance_m: 850,
+        },
+        { code: 'PR05', name: 'Prishtina Ulpiana', address: null, distance_m: 2140 },
+      ],
+    },
+  },
+  rerouteDeposit: {
+    request: { courierNo: '1001', trackingNumber: TRACKING, stationCode: 'PR02' },
+    response: {
+      ok: true,
+      trackingNumber: TRACKING,
+      station: {
+        code: 'PR02',
+        name: 'Prishtina Dardania',
+        address: 'Rruga Bill Clinton 12, 10000 Prishtinë',
+        distance_m: 850,
+      },
+      held_until: '2026-11-25T14:05:12.000Z',
+      recipient_notified: true,
+    },
+  },
   listCourierReturns: {
     request: { courierNo: '1001' },
     response: { ok: true, parcels: [{ door: 4, trackingNumber: TRACKING, kind: 'return' }] },

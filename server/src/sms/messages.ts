@@ -3,6 +3,7 @@ import { firstNameOf } from '../domain/people';
 import type { QueuedSms } from './channel';
 import { collectedSms, expiringSms, extensionHintSms, freeStorageEndingSms } from './noticeTexts';
 import { disregardCodeSms, pickupSms } from './texts';
+import { reroutedSms } from './rerouteTexts';
 
 /**
  * The parcel an SMS is about and its recipient, as the shipment's row names them. Every
@@ -74,4 +75,13 @@ export function storageReminder(
       : expiringSms(language, factsOf(parcel), hoursLeft);
   const hint = extension ? extensionHintSms(language, extension.hours, extension.phone) : '';
   return to(parcel, false, text + hint);
+}
+
+/** The parcel goes to another locker, the first being full (issue 27); no code in it. */
+export function reroutedMessage(
+  parcel: ParcelRecipient,
+  to_: { stationName: string; address: string | null; fromStationName: string },
+): QueuedSms {
+  const text = reroutedSms(parcel.recipient_language, { ...factsOf(parcel), ...to_ });
+  return to(parcel, false, text);
 }

@@ -18,6 +18,7 @@ import { enrol } from './enrolment';
 import { credentials } from './credentials';
 import { updateAssignment, updateBundle, updateReport } from '../updates/releases';
 
+import { depositAlternatives, depositReroute } from '../capacity/reroute';
 import { COURIER_LIMIT, RETURN_LIMIT } from './limits';
 
 export { COURIER_LIMIT, PICKUP_LIMIT, RETURN_LIMIT } from './limits';
@@ -48,6 +49,9 @@ export function terminalRouter(services: Services): Router {
   router.post('/deposit/shared/check', online, courierLimit, sharedDepositCheck(services));
   router.post('/deposit/shared', online, sharedDeposit(services));
   router.post('/pickup/door-parcels', online, doorParcels(services));
+  // Overflow (issue 27): a full station offers the nearest with room; the parcel follows.
+  router.post('/deposit/alternatives', online, courierLimit, depositAlternatives(services));
+  router.post('/deposit/reroute', online, depositReroute(services));
   router.post('/doors/:door/events', online, doorEvent(services));
   router.post('/cabinet/events', online, cabinetEvent(services));
   router.post('/courier/returns', online, courierLimit, courierReturns(services));

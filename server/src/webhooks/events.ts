@@ -1,4 +1,9 @@
-import { EVENT_API_VERSION, type WebhookEvent, type WebhookEventType } from '@locker/shared';
+import {
+  EVENT_API_VERSION,
+  type ReroutedFrom,
+  type WebhookEvent,
+  type WebhookEventType,
+} from '@locker/shared';
 import { randomUUID } from 'node:crypto';
 import type { Sql, TransactionSql } from '../db/connect';
 import { presentShipment, shipmentView, type ShipmentView } from '../shipments/view';
@@ -44,14 +49,17 @@ export async function recordShipmentEvent(
   tx: TransactionSql,
   row: ShipmentView,
   type: WebhookEventType,
-  options: { cabinetOf?: string } = {},
+  options: { cabinetOf?: string; reroutedFrom?: ReroutedFrom } = {},
 ): Promise<{ event: WebhookEvent; cabinetVersion: string | null }> {
   const event: WebhookEvent = {
     id: randomUUID(),
     type,
     api_version: EVENT_API_VERSION,
     created_at: new Date().toISOString(),
-    data: { shipment: presentShipment(row) },
+    data: {
+      shipment: presentShipment(row),
+      ...(options.reroutedFrom ? { rerouted_from: options.reroutedFrom } : {}),
+    },
   };
   const receipt = type === 'shipment.collected' ? collectionReceipt(row) : null;
   const [recorded] = await tx<{ cabinet_version: string | null }[]>`

@@ -228,6 +228,21 @@ export const en = {
     take: 'Take your {{count}} parcels and close the door.',
     thanks: 'Thank you! Enjoy your parcels.',
   },
+  overflow: {
+    title: 'This locker is full',
+    looking: 'Looking for the nearest locker with room…',
+    choose: 'Take the parcel to the nearest locker with room. Tap one:',
+    away: '{{distance}} away',
+    none: 'No locker nearby has room for this parcel. Keep it and take it back to the depot.',
+    unavailable:
+      'The parcel cannot be sent to another locker right now. Keep it and try again later.',
+    filled: 'That locker has just filled up. Choose another one.',
+    keep: 'Keep it, scan the next parcel',
+    goTo: 'Take the parcel to {{name}}',
+    address: 'Address: {{address}}',
+    held: 'A door is kept for it there.',
+    notified: 'The recipient has been told by SMS where to collect it.',
+  },
 } as const;
 
 type Strings<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

@@ -228,4 +228,19 @@ export const sq: Messages = {
     take: 'Merrni {{count}} pakot tuaja dhe mbyllni derën.',
     thanks: 'Faleminderit! Gëzojini pakot tuaja.',
   },
+  overflow: {
+    title: 'Ky stacion është plot',
+    looking: 'Po kërkohet stacioni më i afërt me vend…',
+    choose: 'Çojeni pakon në stacionin më të afërt me vend. Prekni njërin:',
+    away: '{{distance}} larg',
+    none: 'Asnjë stacion afër nuk ka vend për këtë pako. Mbajeni dhe kthejeni në depo.',
+    unavailable:
+      'Pakoja nuk mund të dërgohet në një stacion tjetër tani. Mbajeni dhe provoni më vonë.',
+    filled: 'Ai stacion sapo u mbush. Zgjidhni një tjetër.',
+    keep: 'Mbaje, skano pakon tjetër',
+    goTo: 'Çojeni pakon te {{name}}',
+    address: 'Adresa: {{address}}',
+    held: 'Aty ruhet një derë për të.',
+    notified: 'Marrësi u njoftua me SMS se ku ta tërheqë.',
+  },
 };

@@ -224,4 +224,19 @@ export const sr: Messages = {
     take: 'Uzmite svoje pakete ({{count}}) i zatvorite vrata.',
     thanks: 'Hvala! Uživajte u paketima.',
   },
+  overflow: {
+    title: 'Ovaj paketomat je pun',
+    looking: 'Traži se najbliži paketomat sa slobodnim mestom…',
+    choose: 'Odnesite paket u najbliži paketomat sa slobodnim mestom. Dodirnite jedan:',
+    away: 'udaljeno {{distance}}',
+    none: 'Nijedan paketomat u blizini nema mesta za ovaj paket. Zadržite ga i vratite u depo.',
+    unavailable:
+      'Paket trenutno ne može da se preusmeri u drugi paketomat. Zadržite ga i pokušajte kasnije.',
+    filled: 'Taj paketomat se upravo popunio. Izaberite drugi.',
+    keep: 'Zadrži ga, skeniraj sledeći paket',
+    goTo: 'Odnesite paket u {{name}}',
+    address: 'Adresa: {{address}}',
+    held: 'Tamo su vrata sačuvana za njega.',
+    notified: 'Primalac je SMS-om obavešten gde da ga preuzme.',
+  },
 };

@@ -224,4 +224,19 @@ export const tr: Messages = {
     take: '{{count}} kargonuzu alın ve kapağı kapatın.',
     thanks: 'Teşekkürler! Kargolarınızın keyfini çıkarın.',
   },
+  overflow: {
+    title: 'Bu dolap dolu',
+    looking: 'Yeri olan en yakın dolap aranıyor…',
+    choose: 'Kargoyu yeri olan en yakın dolaba götürün. Birine dokunun:',
+    away: '{{distance}} uzaklıkta',
+    none: 'Yakındaki hiçbir dolapta bu kargo için yer yok. Kargoyu yanınızda tutun ve depoya geri götürün.',
+    unavailable:
+      'Kargo şu anda başka bir dolaba yönlendirilemiyor. Yanınızda tutun ve daha sonra tekrar deneyin.',
+    filled: 'O dolap az önce doldu. Başka birini seçin.',
+    keep: 'Tut, sonraki kargoyu okut',
+    goTo: 'Kargoyu {{name}} dolabına götürün',
+    address: 'Adres: {{address}}',
+    held: 'Orada onun için bir kapak ayrıldı.',
+    notified: 'Alıcıya kargoyu nereden alacağı SMS ile bildirildi.',
+  },
 };

@@ -29,6 +29,8 @@ interface Props {
   /** `door`: the open door's number spans the whole width, on the centre line. */
   variant?: 'door' | 'plain';
   help?: boolean;
+  /** Said after the instruction: what a list of choices on the screen offers. */
+  speech?: string;
 }
 
 /**
@@ -38,9 +40,11 @@ interface Props {
  */
 export function Screen(props: Props) {
   const { say, options } = useOptions();
-  const spoken = props.message
-    ? `${props.message.speech ?? props.message.text} ${props.instruction}`
-    : `${props.heading}. ${props.instruction}`;
+  const spoken = `${
+    props.message
+      ? `${props.message.speech ?? props.message.text} ${props.instruction}`
+      : `${props.heading}. ${props.instruction}`
+  }${props.speech ? ` ${props.speech}` : ''}`;
   useEffect(() => say(spoken), [spoken, say, options.speech]);
   const info = (
     <div className="screen-info">

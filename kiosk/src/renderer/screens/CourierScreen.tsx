@@ -11,6 +11,7 @@ import { Screen } from '../parts/Screen';
 import { isRefusal, useRefusal } from '../parts/useRefusal';
 import { CollectScreen } from './CollectScreen';
 import { FreeDoors } from './FreeDoors';
+import { OverflowScreen } from './OverflowScreen';
 import { SharedDoorQuestion } from './SharedDoorQuestion';
 import type { ScreenProps } from './props';
 import { TRACKING_MAX, TRACKING_MIN } from './ReturnScreen';
@@ -38,6 +39,8 @@ export function CourierScreen(props: ScreenProps) {
   const [asking, setAsking] = useState<{ door: number; tracking: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [collecting, setCollecting] = useState(false);
+  /** The parcel this full locker cannot take, while the courier chooses where it goes. */
+  const [overflow, setOverflow] = useState<string | null>(null);
   const refusal = useRefusal('courier', state);
 
   const verify = async () => {
@@ -68,7 +71,9 @@ export function CourierScreen(props: ScreenProps) {
     ).catch((): Refusal => ({ kind: 'unavailable' }));
     setBusy(false);
     setAsking(null);
-    if (isRefusal(answer)) refusal.refuse(answer);
+    // Online, a full locker offers the nearest with room; on its own it cannot move a booking.
+    if (answer.kind === 'cabinet_full' && workingAlone(state) === null) setOverflow(scanned);
+    else if (isRefusal(answer)) refusal.refuse(answer);
     else {
       setTracking('');
       setLastDoor(answer.door);
@@ -127,6 +132,21 @@ export function CourierScreen(props: ScreenProps) {
         busy={busy}
         onSame={() => void place(asking.tracking, asking.door)}
         onOwn={() => void place(asking.tracking)}
+      />
+    );
+  }
+  if (overflow !== null) {
+    const scanNext = () => {
+      setOverflow(null);
+      setTracking('');
+    };
+    return (
+      <OverflowScreen
+        courierNo={courier.no}
+        trackingNumber={overflow}
+        back={() => setOverflow(null)}
+        next={scanNext}
+        finish={home}
       />
     );
   }
