@@ -234,6 +234,40 @@ describe('deposit reroute', () => {
     }
   });
 
+  it('a deposit that read the parcel before a reroute moved it fills no door here', async () => {
+    const s = await overflowScene();
+    await stack.sql`delete from door_occupancy where station_id = ${s.station.id}`;
+    // The reroute's commit, made while the deposit waits for this station's lock: the
+    // deposit's first statement read the parcel as booked here before it got the lock.
+    const hold = await stack.sql.reserve();
+    try {
+      await hold`begin`;
+      await hold`select 1 from stations where id = ${s.station.id} for update`;
+      const deposit = s.terminal.api.post('/terminal/v1/deposit', {
+        courierNo: s.courier.number,
+        trackingNumber: s.parcel.tracking_number,
+      });
+      await waitFor(async () => {
+        const [waiting] = await stack.sql`
+          select 1 from pg_stat_activity
+           where wait_event_type = 'Lock' and query like '%for no key update of st%'`;
+        return waiting;
+      });
+      await hold`update shipments set destination_station_id = ${s.near.id}
+                  where id = ${s.parcel.id}`;
+      await hold`commit`;
+      expect((await deposit).status).toBe(404);
+    } finally {
+      hold.release();
+    }
+    const [row] = await stack.sql<{ status: string; destination_station_id: string }[]>`
+      select status, destination_station_id from shipments where id = ${s.parcel.id}`;
+    expect(row).toEqual({ status: 'booked', destination_station_id: s.near.id });
+    const [occupied] = await stack.sql<{ n: number }[]>`
+      select count(*)::int as n from door_occupancy where station_id = ${s.station.id}`;
+    expect(occupied!.n).toBe(0);
+  });
+
   it('two reroutes in opposite directions at once do not deadlock', async () => {
     const s = await overflowScene();
     const nearTerminal = await stack.terminal(s.near.code);

@@ -175,7 +175,10 @@ async function assignDoor(
              deposited_at = ${at}, deposited_by = ${courierId},
              updated_at = now()
         from stations s
+       -- Still booked here: a reroute (issue 27) may have moved it while this waited for
+       -- the lock, and a booking moved elsewhere is no longer this station's to fill.
        where sh.id = ${parcel.id} and sh.status = 'booked' and s.id = sh.destination_station_id
+         and sh.destination_station_id = ${station.id}
          and exists (select 1 from door) and not exists (select 1 from code_taken)
       returning ${shipmentColumns(tx)}),
     occupied as (
@@ -192,7 +195,8 @@ async function assignDoor(
     select deposited.*, deposited.id is not null as deposited,
            (select position from door) as door,
            exists (select 1 from code_taken) as code_taken,
-           exists (select 1 from shipments where id = ${parcel.id} and status = 'booked') as still_booked
+           exists (select 1 from shipments where id = ${parcel.id} and status = 'booked'
+                     and destination_station_id = ${station.id}) as still_booked
       from (select) one left join deposited on true`;
   const { door, code_taken, still_booked, deposited, ...view } = row!;
   return { door, code_taken, still_booked, view: deposited ? view : null };
