@@ -230,6 +230,7 @@ export const en = {
   },
   overflow: {
     title: 'This locker is full',
+    noDoor: 'No free door for a parcel of size {{size}}.',
     looking: 'Looking for the nearest locker with room…',
     choose: 'Take the parcel to the nearest locker with room. Tap one:',
     away: '{{distance}} away',

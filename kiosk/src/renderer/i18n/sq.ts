@@ -230,6 +230,7 @@ export const sq: Messages = {
   },
   overflow: {
     title: 'Ky stacion është plot',
+    noDoor: 'Nuk ka derë të lirë për një pako të madhësisë {{size}}.',
     looking: 'Po kërkohet stacioni më i afërt me vend…',
     choose: 'Çojeni pakon në stacionin më të afërt me vend. Prekni njërin:',
     away: '{{distance}} larg',

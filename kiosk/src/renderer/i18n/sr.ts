@@ -226,6 +226,7 @@ export const sr: Messages = {
   },
   overflow: {
     title: 'Ovaj paketomat je pun',
+    noDoor: 'Nema slobodnih vrata za paket veličine {{size}}.',
     looking: 'Traži se najbliži paketomat sa slobodnim mestom…',
     choose: 'Odnesite paket u najbliži paketomat sa slobodnim mestom. Dodirnite jedan:',
     away: 'udaljeno {{distance}}',

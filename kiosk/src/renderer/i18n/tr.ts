@@ -226,6 +226,7 @@ export const tr: Messages = {
   },
   overflow: {
     title: 'Bu dolap dolu',
+    noDoor: '{{size}} boyutunda kargo için boş kapak yok.',
     looking: 'Yeri olan en yakın dolap aranıyor…',
     choose: 'Kargoyu yeri olan en yakın dolaba götürün. Birine dokunun:',
     away: '{{distance}} uzaklıkta',

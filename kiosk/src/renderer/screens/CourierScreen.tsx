@@ -40,7 +40,8 @@ export function CourierScreen(props: ScreenProps) {
   const [busy, setBusy] = useState(false);
   const [collecting, setCollecting] = useState(false);
   /** The parcel this full locker cannot take, while the courier chooses where it goes. */
-  const [overflow, setOverflow] = useState<string | null>(null);
+  // A full locker (online): the parcel and the size no door was free for.
+  const [overflow, setOverflow] = useState<{ tracking: string; size: string | null } | null>(null);
   const refusal = useRefusal('courier', state);
 
   const verify = async () => {
@@ -72,7 +73,8 @@ export function CourierScreen(props: ScreenProps) {
     setBusy(false);
     setAsking(null);
     // Online, a full locker offers the nearest with room; on its own it cannot move a booking.
-    if (answer.kind === 'cabinet_full' && workingAlone(state) === null) setOverflow(scanned);
+    if (answer.kind === 'cabinet_full' && workingAlone(state) === null)
+      setOverflow({ tracking: scanned, size: answer.size });
     else if (isRefusal(answer)) refusal.refuse(answer);
     else {
       setTracking('');
@@ -143,7 +145,8 @@ export function CourierScreen(props: ScreenProps) {
     return (
       <OverflowScreen
         courierNo={courier.no}
-        trackingNumber={overflow}
+        trackingNumber={overflow.tracking}
+        size={overflow.size}
         back={() => setOverflow(null)}
         next={scanNext}
         finish={home}

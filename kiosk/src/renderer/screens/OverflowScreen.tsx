@@ -53,12 +53,15 @@ function afterReroute(answer: RerouteResult, code: string): Phase {
 export function OverflowScreen({
   courierNo,
   trackingNumber,
+  size,
   back,
   next,
   finish,
 }: {
   courierNo: string;
   trackingNumber: string;
+  /** The size no door here was free for, when the service named it (its 409's `parcel_size`). */
+  size: string | null;
   /** Keep the parcel: back to scanning. */
   back: () => void;
   /** Rerouted: the next parcel. */
@@ -139,6 +142,7 @@ export function OverflowScreen({
   if (phase.kind === 'choose' || phase.kind === 'sending') instruction = t('overflow.choose');
   if (phase.kind === 'choose' && phase.filled)
     message = { text: t('overflow.filled'), tone: 'warning' };
+  else if (size) message = { text: t('overflow.noDoor', { size }), tone: 'warning' };
   if (phase.kind === 'stuck') {
     instruction = t(phase.why === 'none' ? 'overflow.none' : 'overflow.unavailable');
   }
