@@ -45,7 +45,7 @@ describe('recipient notices and their merchant events', () => {
     expect(await sendStorageNotices(stack.sql, shipment.id)).toBe(0);
     await waitFor(() => (smsTo(shipment.recipient_phone).length === 2 ? true : undefined));
     expect(smsTo(shipment.recipient_phone)[1]!.text).toBe(
-      `Përshëndetje Drita, ruajtja falas e pakos suaj ${shipment.tracking_number} në stacionin e pakove Test Station përfundon pas 23 orësh. Ju lutemi tërhiqeni me kodin që ju dërguam.`,
+      `Përshëndetje Drita, ruajtja falas e pakos suaj ${shipment.tracking_number} në stacionin e pakove Test Station përfundon pas 23 orësh. Ju lutemi tërhiqeni me kodin që ju dërguam. Keni nevojë për më shumë kohë? Hapni lidhjen në SMS-në me kodin që ta mbajmë 48 orë më gjatë (një herë).`,
     );
 
     await depositedAgo(shipment.id, 85);
