@@ -5,6 +5,7 @@ import { LockDriverError } from './errors';
 import { Reply, address, hex } from './protocol/frame';
 import { requests } from './protocol/requests';
 import { mockBoard } from '../test/mockBoard';
+import type { Transport } from './transport/transport';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -134,5 +135,31 @@ describe('bus timings (one set, for the kiosk and lockctl alike)', () => {
     cabinet.replyByteGapMs = 40; // 320 ms for a whole reply: far past the 100 ms to its first byte
     const [a, b] = await Promise.all([bus.request(statusOf(0)), bus.request(statusOf(1))]);
     expect([a[0]!.board, b[0]!.board]).toEqual([0, 1]);
+  });
+});
+
+describe('Bus behind a busy event loop', () => {
+  it('takes a reply that came in time although its timeout fired first, late', async () => {
+    // A transport whose board answers 60 ms after the request, while the process is busy
+    // for 150 ms: when the loop runs again the 50 ms timeout and the answer are both due,
+    // the timeout first. The answer came in time; it is the answer.
+    let listener: (chunk: Buffer) => void = () => {};
+    const transport: Transport = {
+      description: 'busy loop',
+      connected: true,
+      open: async () => {},
+      close: async () => {},
+      onConnection: () => {},
+      onData: (l) => void (listener = l),
+      write: async () => {
+        setTimeout(() => listener(Buffer.from('02003501000100033C', 'hex')), 60);
+      },
+    };
+    const bus = new Bus(transport, { replyTimeoutMs: 50 });
+    const reply = bus.request(statusOf(0));
+    const until = performance.now() + 150;
+    while (performance.now() < until);
+    const [frame] = await reply;
+    expect(hex(frame!.raw)).toBe('02 00 35 01 00 01 00 03 3C');
   });
 });

@@ -225,9 +225,17 @@ export class Bus {
     }
   }
 
-  private timedOut(): void {
+  private timedOut(settled = false): void {
     const current = this.current;
     if (!current) return;
+    if (!settled) {
+      // A timer behind a busy event loop fires late, in the same turn as bytes that came
+      // in time and still wait to be read: decide once the loop has read them.
+      setImmediate(() => {
+        if (this.current === current) this.timedOut(true);
+      });
+      return;
+    }
     const now = performance.now();
     // A reply on its way (bytes since the request, the last one within the guard) may
     // finish trickling in, up to the hard deadline.
