@@ -11,14 +11,16 @@
 # that Node first in PATH, so vitest, its workers and every child process run on it.
 # Afterwards the native builds of the system Node are put back, so `pnpm test` works again.
 #
-# Browser journeys, the screens' layout and speech checks and the console's screens
-# (Chromium's work, the same on any Node) and the README's commands from a fresh clone are
-# the slow part; the lines beyond 20 skip SKIP_ON_OTHER_LINES (a vitest exclude glob; empty
-# runs everything) to keep CI within 15 minutes. Every package's unit and integration tests, and the kiosk's
-# offline journey in Chromium through the browser host, still run on each line.
+# The browser's tests (the kiosk's screens and journeys in Chromium, the console, the
+# locker picker: Chromium's work, the same on any Node), the README's commands from a fresh
+# clone and the two interface fuzzers (thousands of requests through the same server code)
+# are the slow part; the lines beyond 20 skip SKIP_ON_OTHER_LINES (a vitest exclude glob;
+# empty runs everything). Every package's unit and integration tests (PostgreSQL, SQLite,
+# the serial line, the crypto), the kiosk core's journeys with the simulated board, and the
+# kiosk's offline journey in Chromium through the browser host still run on each line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-default_skip='test/{kiosk/journeys,kiosk/screens*,console/screens,commands/*}.test.ts'
+default_skip='{test/{kiosk/{journeys,screens*,enrolment,help-reports,link,onItsOwn,overflow,scanPickup,sharedDoor,speechWarmUp},console/*,picker/*,commands/*},server/test/{fuzz,opsFuzz}}.test.ts'
 SKIP_ON_OTHER_LINES=${SKIP_ON_OTHER_LINES-$default_skip}
 majors=("$@")
 [ ${#majors[@]} -eq 0 ] && majors=(22 24)
