@@ -17,6 +17,7 @@
  * servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), PEAK_LINK=1 (kiosks on the live link:
  * the idle /cabinet poll every 300 s instead of 15 s, and one poll after each change of the
  * cabinet, as the link's hint brings; the link's WebSockets themselves are not opened).
+ * The servers reach PostgreSQL over its Unix-domain socket (PEAK_PG_TCP=1: loopback TCP).
  */
 import { BENCH_SECRET } from './harness';
 import { costBreakdown } from './peak/breakdown';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../../src/config';
-import type { Sql } from '../../src/db/connect';
+import { localSocketUrl, type Sql } from '../../src/db/connect';
 import { ensureEmbeddedPostgres } from '../../src/db/embedded';
 import { freshDatabase } from '../database';
 
@@ -47,7 +47,12 @@ export async function startServerProcess(
     cwd: REPO_ROOT,
     env: {
       ...process.env,
-      DATABASE_URL: databaseUrl,
+      // Over the cluster's Unix-domain socket, as the server reaches its embedded one;
+      // PEAK_PG_TCP=1: over loopback TCP, as a DATABASE_URL naming 127.0.0.1 would.
+      DATABASE_URL:
+        process.env.PEAK_PG_TCP === '1'
+          ? databaseUrl
+          : (localSocketUrl(databaseUrl) ?? databaseUrl),
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
