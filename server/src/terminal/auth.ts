@@ -91,14 +91,25 @@ async function lookUp(
   return terminalOf(row);
 }
 
-/** Every live terminal by its token hash (base64): the auth replica's whole read. */
-export async function readTerminals(sql: Sql): Promise<[string, AuthenticatedTerminal][]> {
-  const rows = await sql<Row[]>`
+/**
+ * Every live terminal by its token hash (base64): the auth replica's whole read, in
+ * batches of `batch` rows (one round trip each, one snapshot: a cursor).
+ */
+export async function* readTerminals(
+  sql: Sql,
+  batch: number,
+): AsyncGenerator<[string, AuthenticatedTerminal][]> {
+  const rows = sql<Row[]>`
     select ${columns(sql)}
       from terminals t
       left join stations s on s.id = t.station_id
-     where t.revoked_at is null`;
-  return rows.map((row) => [row.token_hash.toString('base64'), terminalOf(row)]);
+     where t.revoked_at is null`.cursor(batch);
+  for await (const chunk of rows) {
+    yield chunk.map((row): [string, AuthenticatedTerminal] => [
+      row.token_hash.toString('base64'),
+      terminalOf(row),
+    ]);
+  }
 }
 
 /**

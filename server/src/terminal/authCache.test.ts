@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeTerminal, setTerminalStatus } from '../admin/commands';
 import { startServer, type RunningServer } from '../server';
+import { TerminalAuthCache, loadAll } from './authCache';
 import { client, useTestServer, waitFor } from '../../test/harness';
 
 // Two server instances on one database: what one instance or an operator changes, the
@@ -69,5 +70,37 @@ describe('terminal authentication cache', () => {
       return answer.status === 200 ? answer : undefined;
     }, 2000);
     expect(changed.body.doors[0].status).toBe('occupied');
+  });
+});
+
+describe('the replica read whole', () => {
+  it('reads in batches, answers from the old replica meanwhile, and keeps no read a change raced', async () => {
+    const station = await stack.station('1:S');
+    const terminals = [];
+    for (let i = 0; i < 5; i++) terminals.push(await stack.terminal(station.code));
+    const hashOf = async (id: string) => {
+      const [row] = await stack.sql<{ token_hash: Buffer }[]>`
+        select token_hash from terminals where id = ${id}`;
+      return row!.token_hash.toString('base64');
+    };
+    const hashes = await Promise.all(terminals.map((t) => hashOf(t.id)));
+    const cache = new TerminalAuthCache();
+    expect(await loadAll(stack.sql, cache, 2)).toBe(true);
+    expect(cache.isComplete).toBe(true);
+    for (const [i, hash] of hashes.entries()) expect(cache.get(hash)?.id).toBe(terminals[i]!.id);
+
+    // A second read, a batch of one row at a time: between batches the old replica still
+    // answers, and a terminal revoked meanwhile is refused (its change marks it stale, and
+    // the read that began before it is read again).
+    await revokeTerminal(stack.sql, terminals[0]!.id);
+    const reading = loadAll(stack.sql, cache, 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cache.get(hashes[1]!)?.id).toBe(terminals[1]!.id);
+    cache.invalidate(terminals[0]!.id);
+    expect(cache.get(hashes[0]!)).toBeUndefined();
+    expect(await reading).toBe(true);
+    expect(cache.get(hashes[0]!)).toBeNull();
+    for (const [i, hash] of hashes.entries())
+      if (i > 0) expect(cache.get(hash)?.id).toBe(terminals[i]!.id);
   });
 });
