@@ -151,8 +151,9 @@ describe('Bus behind a busy event loop', () => {
       close: async () => {},
       onConnection: () => {},
       onData: (l) => void (listener = l),
-      write: async () => {
+      write: () => {
         setTimeout(() => listener(Buffer.from('02003501000100033C', 'hex')), 60);
+        return Promise.resolve();
       },
     };
     const bus = new Bus(transport, { replyTimeoutMs: 50 });
