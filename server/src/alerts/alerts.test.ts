@@ -341,10 +341,15 @@ describe('delivered at once', () => {
       kind: 'door_fault',
       station_code: station.code,
     });
-    const [row] = await stack.sql`
-      select attempts, delivered_at is not null as delivered from outbox
-       where channel = 'ops_webhook' and payload->>'event_id' = ${delivery.headers['webhook-id']!}`;
-    expect(row).toEqual({ attempts: 2, delivered: true });
+    // The receiver has the delivery; its outcome is recorded once the answer is back.
+    await expect
+      .poll(async () => {
+        const [row] = await stack.sql`
+          select attempts, delivered_at is not null as delivered from outbox
+           where channel = 'ops_webhook' and payload->>'event_id' = ${delivery.headers['webhook-id']!}`;
+        return row;
+      })
+      .toEqual({ attempts: 2, delivered: true });
     // A repeat of the condition is not a new event; a resolution is.
     await terminal.api.post('/terminal/v1/door/fault', { position: 1 });
     const [alert] = await stack.sql`select id::text from alerts where station_id = ${station.id}`;
