@@ -64,16 +64,6 @@ export class TerminalAuthCache {
   }
 
   /**
-   * The replica, read whole (`loadAll`): replaces every entry, unless an invalidation came
-   * in since `begunAt` (then it answers false, and the caller reads again).
-   */
-  replaceAll(terminals: Iterable<[string, AuthenticatedTerminal]>, begunAt: number): boolean {
-    const next = new ReplicaBuilder(this);
-    next.add(terminals);
-    return next.swapIn(begunAt);
-  }
-
-  /**
    * The replica read whole in batches: entries go into maps of their own while requests
    * go on being answered from the current ones, which are swapped for them in one step
    * (`ReplicaBuilder.swapIn`). 28,000 terminals added at once held the event loop for a
