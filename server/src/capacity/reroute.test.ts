@@ -250,7 +250,8 @@ describe('deposit reroute', () => {
       await waitFor(async () => {
         const [waiting] = await stack.sql`
           select 1 from pg_stat_activity
-           where wait_event_type = 'Lock' and query like '%for no key update of st%'`;
+           where wait_event_type = 'Lock'
+             and query like '%from stations where id = % for no key update%'`;
         return waiting;
       });
       await hold`update shipments set destination_station_id = ${s.near.id}

@@ -200,4 +200,44 @@ describe('POST /deposit', () => {
       }
     }
   });
+
+  it('chooses its door after the station lock is held: a door filled while it waited is not given', async () => {
+    // The deposit sends its door choice with the lock (one write, issue 28); PostgreSQL
+    // must run the choice once the lock is granted, so it sees what was committed while
+    // it waited. Here the lock is held by hand while door 1 (the rule's choice) fills.
+    const scene = await stack.scene('1:S,2:S');
+    const parcel = await stack.shipment(scene.org.id, scene.station.id);
+    const holder = await stack.sql.reserve();
+    try {
+      await holder`begin`;
+      await holder`select 1 from stations where id = ${scene.station.id} for no key update`;
+      const deposit = scene.terminal.api.post('/terminal/v1/deposit', {
+        courierNo: scene.courier.number,
+        trackingNumber: parcel.tracking_number,
+      });
+      await waitFor(async () => {
+        const [waiting] = await stack.sql`
+          select 1 from pg_stat_activity
+           where wait_event_type = 'Lock'
+             and query like '%from stations where id = % for no key update%'`;
+        return waiting;
+      });
+      const other = await stack.shipment(scene.org.id, scene.station.id);
+      await holder`
+        insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
+        select d.id, d.station_id, 'delivery', ${other.id}, now()
+          from doors d where d.station_id = ${scene.station.id} and d.position = 1`;
+      await holder`commit`;
+      const answer = await deposit;
+      expect(answer.status).toBe(200);
+      expect(answer.body.door).toBe(2);
+    } finally {
+      holder.release();
+    }
+    const occupied = await stack.sql<{ position: number; shipment_id: string }[]>`
+      select d.position, o.shipment_id from door_occupancy o join doors d on d.id = o.door_id
+       where o.station_id = ${scene.station.id} order by d.position`;
+    expect(occupied.map((o) => o.position)).toEqual([1, 2]);
+    expect(occupied[1]!.shipment_id).toBe(parcel.id);
+  });
 });

@@ -25,7 +25,7 @@ import { insertMessages } from '../outbox/outbox';
 import { recordShipmentEvent } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf, type TerminalStation } from './auth';
-import { namedDoorQuery, smallestFreeDoorQuery } from './doorAssignment';
+import { lockStation, namedDoorQuery, smallestFreeDoorQuery } from './doorAssignment';
 import { sealForVerifier } from './verifierSeal';
 
 /** Unknown and deactivated couriers get the same plain `ok: false`, with no reason. */
@@ -93,9 +93,10 @@ export function drawCode(services: Pick<Services, 'config'>, shipmentId: string)
 }
 
 /**
- * Takes the station's lock (the lock order: station first, doorAssignment.ts) and reads
- * the courier and the parcel in the same round trip. Rows read while waiting for the
- * lock may be stale: `assignDoor` checks the parcel again, after the lock.
+ * Reads the courier and the parcel awaiting deposit, without a lock: what the door choice
+ * needs to know before it takes the station's lock (the parcel's id for its code's seal,
+ * its size, the recipient's SMS). Rows read here may be stale by the time the lock is
+ * held: `assignDoor` checks the parcel again, under the lock.
  */
 async function claim(
   tx: TransactionSql,
@@ -113,8 +114,7 @@ async function claim(
       left join shipments sh on sh.tracking_number = ${trackingNumber}
                             and sh.destination_station_id = st.id and sh.status = 'booked'
       left join organizations o on o.id = sh.organization_id
-     where st.id = ${stationId}
-       for no key update of st`;
+     where st.id = ${stationId}`;
   // The terminal's station exists (authentication found it); a deleted one is a 500.
   if (!row) throw new ProblemError('internal_error');
   return row;
@@ -231,6 +231,12 @@ async function depositParcel(
   if ('number' in courier && !courierId && !offline) return { kind: 'courier_not_verified' };
   if (!claimed.id) return { kind: 'not_found' };
   const parcel: Claimed = { ...claimed, id: claimed.id };
+  // The station's lock (the lock order: station first, doorAssignment.ts), sent with the
+  // first assignment in one write: PostgreSQL runs the assignment once the lock is held,
+  // so its snapshot sees every earlier deposit here, and the lock is held for one round
+  // trip less than when the assignment waited for the lock's reply (issue 28: four
+  // couriers at one station queue on it).
+  let locked: Promise<void> | undefined;
   for (;;) {
     // A code no parcel awaiting collection here has: drawn again on the rare clash.
     const fresh = drawCode(services, parcel.id);
@@ -240,7 +246,8 @@ async function depositParcel(
       station.freeStorageHours,
       recipientPageUrl(services.config, fresh.link.token),
     );
-    const assigned = await assignDoor(
+    locked ??= lockStation(tx, station.id);
+    const assignment = assignDoor(
       tx,
       station,
       parcel,
@@ -249,6 +256,7 @@ async function depositParcel(
       at,
       offline?.door,
     );
+    const [, assigned] = await Promise.all([locked, assignment]);
     // Another deposit of the same parcel may have won while this one waited for the lock.
     if (!assigned.view && !assigned.still_booked) return { kind: 'not_found' };
     if (assigned.door === null)
@@ -323,7 +331,8 @@ export function placeOfflineDeposit(
 /**
  * One call: verify the courier, pick the smallest free door that fits, record the
  * deposit and queue the pickup-code SMS, all in one transaction under the station lock,
- * in five round trips (begin, lock and read, assign, event, commit). The code's offline
+ * in four round trips (begin and read, lock and assign, event, commit), the lock held
+ * for the last two. The code's offline
  * verifier is made afterwards by the verifier worker, nudged here (verifierWorker.ts).
  */
 export function deposit(services: Services): Middleware {

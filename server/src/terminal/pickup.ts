@@ -114,9 +114,9 @@ export function doorConfirm(services: Services): Middleware {
 /**
  * The outcome of a pickup in the caller's transaction; false when no parcel awaiting
  * collection has that id at the station. Shared with the sandbox. `collected: false`
- * changes nothing: one read. `true`: begin, the station lock (the lock order: station
- * first, doorAssignment.ts), one statement that collects the parcel and frees its door,
- * the merchant's event with the recipient's receipt, commit. Answers the cabinet version
+ * changes nothing: one read. `true`: begin with the station lock (the lock order: station
+ * first, doorAssignment.ts) and one statement that collects the parcel and frees its
+ * door, the merchant's event with the recipient's receipt, commit. Answers the cabinet version
  * the commit makes (null when nothing changed).
  */
 export async function recordPickupOutcome(
@@ -135,11 +135,13 @@ export async function recordPickupOutcome(
          and status = 'ready_for_pickup'`;
     return awaiting ? { cabinetVersion: null } : false;
   }
-  await lockStation(tx, station.id);
-  // Judged on the effective times the history shows (migration 013's
+  // The lock and the statement in one write (issue 28): PostgreSQL runs the statement once
+  // the lock is held, so it sees what was committed meanwhile, and the lock is held for one
+  // round trip less. Judged on the effective times the history shows (migration 013's
   // effective_event_time: a time reported before the parcel's previous event counts as the
   // time of receipt); free storage runs from the deposit, never from before the booking.
-  const [row] = await tx<(ShipmentView & { previous_at: Date | null })[]>`
+  const locked = lockStation(tx, station.id);
+  const collect = tx<(ShipmentView & { previous_at: Date | null })[]>`
     with previous as (
       select max(occurred_at) as at from tracking_events where shipment_id = ${shipmentId}),
     collected as (
@@ -155,6 +157,7 @@ export async function recordPickupOutcome(
       returning ${shipmentColumns(tx)}),
     ${leaveDoorQuery(tx, 'collected')}
     select collected.*, (select at from previous) as previous_at from collected`;
+  const [, [row]] = await Promise.all([locked, collect]);
   if (!row) return false;
   const { previous_at: previousAt, ...view } = row;
   if (reporter)
