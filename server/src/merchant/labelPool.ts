@@ -15,13 +15,27 @@ import type { ShipmentView } from '../shipments/view';
  */
 let pool: Piscina<LabelTask, Uint8Array> | undefined;
 
-/** Node flags for the threads: TypeScript sources need tsx's loader, as the main thread has. */
-function workerExecArgv(): string[] {
-  const hasLoader = (arg: string) =>
-    arg === 'tsx' || /[/\\]tsx[/\\]dist[/\\]loader\.mjs$/.test(arg);
-  if (process.execArgv.some(hasLoader)) return process.execArgv;
-  const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return [...process.execArgv, '--import', loader];
+/**
+ * Node flags for the threads: the main thread's module loaders (TypeScript sources need
+ * tsx's, as the main thread has), and nothing else. A process-wide flag (`--trace-gc`,
+ * `--cpu-prof`, `--max-old-space-size`…) makes `new Worker` throw, and every label with it.
+ */
+export function workerExecArgv(
+  execArgv: readonly string[] = process.execArgv,
+  tsxLoader = () => pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+): string[] {
+  const loaders: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i]!;
+    const flag =
+      /^(--import|--require|-r|--loader|--experimental-loader|--conditions|-C)(=.*)?$/.exec(arg);
+    if (!flag) continue;
+    loaders.push(arg);
+    if (flag[2] === undefined && i + 1 < execArgv.length) loaders.push(execArgv[++i]!);
+  }
+  const hasTsx = (arg: string) => arg === 'tsx' || /[/\\]tsx[/\\]dist[/\\]loader\.mjs$/.test(arg);
+  if (loaders.some((arg) => hasTsx(arg.replace(/^--[a-z-]+=/, '')))) return loaders;
+  return [...loaders, '--import', tsxLoader()];
 }
 
 function labelPool(): Piscina<LabelTask, Uint8Array> {
