@@ -283,6 +283,33 @@ async function runPhase(ctx: Context, phase: Phase) {
   );
   console.log('invariants:', invariants);
   console.log('CPU (share of the machine):', cpu);
+  console.log(
+    `generator's event loop late by p99 ${result.loopDelay.p99.toFixed(1)} ms, ` +
+      `max ${result.loopDelay.max.toFixed(1)} ms (a stall there shows as every endpoint's latency)`,
+  );
+  if (driver.slow.length) {
+    // When the slow answers were scheduled, by second: a burst at one moment is a stall
+    // of something every request shares; spread out, it is queueing.
+    const bySecond = new Map<number, number>();
+    for (const s of driver.slow)
+      bySecond.set(Math.floor(s.at / 1000), (bySecond.get(Math.floor(s.at / 1000)) ?? 0) + 1);
+    const worst = [...bySecond].sort((a, b) => b[1] - a[1])[0]![0];
+    const there = new Map<string, number>();
+    for (const s of driver.slow.filter((s) => Math.floor(s.at / 1000) === worst))
+      there.set(s.endpoint, (there.get(s.endpoint) ?? 0) + 1);
+    console.log(`  at ${worst}s: ${[...there].map(([e, n]) => `${e} ×${n}`).join(', ')}`);
+    if (env.PEAK_SLOW_LIST === '1')
+      for (const s of driver.slow
+        .filter((s) => Math.floor(s.at / 1000) === worst)
+        .sort((a, b) => a.at - b.at))
+        console.log(`    ${s.at.toFixed(0)} ms ${s.endpoint} ${s.ms.toFixed(0)} ms`);
+    console.log(
+      `answers over 100 ms by second of the run: ${[...bySecond]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, n]) => `${s}s:${n}`)
+        .join(' ')}`,
+    );
+  }
   if (STATEMENTS) {
     console.log('costliest statements of the run (outbox delivery included):');
     console.table(await costliestStatements(ctx.sql));

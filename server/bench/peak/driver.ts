@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Recorder } from './stats';
 
 export interface Call {
@@ -27,6 +28,8 @@ export interface RunResult {
   cpuSeconds: number;
   /** Streams that ran out of seeded items before the end. */
   exhausted: string[];
+  /** How late this process's event loop ran (ms): a stall here is not the server's. */
+  loopDelay: { p99: number; max: number };
 }
 
 /** How many requests a stream of `rate` per second owes `elapsedMs` after its start. */
@@ -55,6 +58,9 @@ export class Driver {
   private readonly later: { at: number; call: Call }[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private next = 0;
+  /** Answers slower than 100 ms: when they were scheduled (ms into the run), what, how slow. */
+  readonly slow: { at: number; endpoint: string; ms: number }[] = [];
+  private startedAt = 0;
 
   constructor(private readonly targets: URL[]) {
     this.agents = targets.map(() => new http.Agent({ keepAlive: true, maxSockets: 2048 }));
@@ -86,12 +92,10 @@ export class Driver {
           else res.resume();
           res.on('end', () => {
             const status = res.statusCode ?? 0;
-            this.recorder.answered(
-              call.endpoint,
-              status,
-              performance.now() - scheduled,
-              call.expect.includes(status),
-            );
+            const ms = performance.now() - scheduled;
+            this.recorder.answered(call.endpoint, status, ms, call.expect.includes(status));
+            if (ms > 100)
+              this.slow.push({ at: scheduled - this.startedAt, endpoint: call.endpoint, ms });
             try {
               call.then?.(status, res.headers, Buffer.concat(chunks).toString('utf8'));
             } finally {
@@ -113,7 +117,10 @@ export class Driver {
   /** `drainSeconds`: how long answers to requests already sent are waited for. */
   async run(streams: Stream[], seconds: number, drainSeconds = 20): Promise<RunResult> {
     const cpuAtStart = process.cpuUsage();
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
     const start = performance.now();
+    this.startedAt = start;
     const end = start + seconds * 1000;
     const sent = streams.map(() => 0);
     const exhausted = new Set<string>();
@@ -146,6 +153,7 @@ export class Driver {
       dueLater(performance.now());
       await new Promise((r) => setTimeout(r, 5));
     }
+    loop.disable();
     const cpu = process.cpuUsage(cpuAtStart);
     const elapsed = (performance.now() - start) / 1000;
     return {
@@ -153,6 +161,7 @@ export class Driver {
       seconds: elapsed,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       exhausted: [...exhausted],
+      loopDelay: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
     };
   }
 

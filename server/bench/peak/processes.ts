@@ -211,9 +211,12 @@ export async function requestStatements(sql: Sql): Promise<{ calls: number; quer
 
 /** The statements that cost PostgreSQL most since the last reset (PEAK_STATEMENTS=1). */
 export async function costliestStatements(sql: Sql, limit = 15) {
-  const rows = await sql<{ calls: string; total_ms: string; mean_ms: string; query: string }[]>`
+  const rows = await sql<
+    { calls: string; total_ms: string; mean_ms: string; max_ms: string; query: string }[]
+  >`
     select calls::text, round(total_exec_time::numeric)::text as total_ms,
-           round(mean_exec_time::numeric, 3)::text as mean_ms, query
+           round(mean_exec_time::numeric, 3)::text as mean_ms,
+           round(max_exec_time::numeric, 1)::text as max_ms, query
       from pg_stat_statements
      where dbid = (select oid from pg_database where datname = current_database())
      order by total_exec_time desc limit ${limit}`;
@@ -221,6 +224,8 @@ export async function costliestStatements(sql: Sql, limit = 15) {
     calls: Number(r.calls),
     'total ms': Number(r.total_ms),
     'mean ms': Number(r.mean_ms),
+    // A statement's longest run: lock waits included; one far above its mean is a stall.
+    'max ms': Number(r.max_ms),
     query: r.query.replace(/\s+/g, ' ').slice(0, 120),
   }));
 }
