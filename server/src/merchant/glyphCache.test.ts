@@ -1,7 +1,10 @@
 import * as fontkit from 'fontkit';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { withGlyphCache } from './glyphCache';
 
@@ -73,5 +76,32 @@ describe('fontkit subsets with each glyph read once', () => {
     reference.includeGlyph(compound!);
     expect(Buffer.from(first.encode())).not.toEqual(Buffer.from(second.encode()));
     expect(Buffer.from(second.encode())).toEqual(Buffer.from(reference.encode()));
+  });
+
+  it("keeps every glyph's letters for the text layer after a subset took it as a compound's part", async () => {
+    // 'ë', 'ç' and 'ü' are drawn as a base letter and a mark: subsetting them reads 'e', 'c'
+    // and 'u' without their letters. Those glyph objects stay in fontkit's per-font cache,
+    // so a later document's text layer (pdfkit's ToUnicode map) had no letter for them:
+    // copying or searching a later label lost them (the printed page was right).
+    const font = withGlyphCache(fontkit.create(readFileSync(path.join(fontDir, 'DejaVuSans.ttf'))));
+    const pdf = (text: string) =>
+      new Promise<Buffer>((resolve) => {
+        const doc = new PDFDocument({ font: null as unknown as string });
+        const chunks: Buffer[] = [];
+        doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+        doc.on('end', () => resolve(Buffer.concat(chunks)));
+        doc.registerFont('f', font as unknown as string);
+        doc.font('f').text(text);
+        doc.end();
+      });
+    const dir = mkdtempSync(path.join(tmpdir(), 'glyphs-'));
+    const textOf = (bytes: Buffer) => {
+      writeFileSync(path.join(dir, 'doc.pdf'), bytes);
+      return execFileSync('pdftotext', ['-raw', path.join(dir, 'doc.pdf'), '-'], {
+        encoding: 'utf8',
+      });
+    };
+    expect(textOf(await pdf('Prishtinë Çelik Müller'))).toContain('Prishtinë Çelik Müller');
+    expect(textOf(await pdf('cabinet queue section'))).toContain('cabinet queue section');
   });
 });

@@ -27,7 +27,11 @@ interface GlyphRead {
 /** The parts of fontkit's TrueType font and subset this relies on (fontkit 2.0). */
 interface TrueTypeFont {
   createSubset(): TrueTypeSubset;
-  getGlyph(id: number): {
+  getGlyph(
+    id: number,
+    codePoints?: number[],
+  ): {
+    codePoints: number[];
     advanceWidth: number;
     _decode(): { numberOfContours: number; components?: Component[] } | null;
     _getMetrics(): { leftBearing: number };
@@ -66,13 +70,25 @@ function readGlyph(font: TrueTypeFont, gid: number): GlyphRead {
 }
 
 /**
- * Makes `font`'s subsets read each glyph once. For fonts fontkit subsets another way (CFF
- * outlines, variable fonts) the font is left as it is. Answers the font, for chaining.
+ * Makes `font`'s subsets read each glyph once, and keeps each glyph's letters for the text
+ * layer. For fonts fontkit subsets another way (CFF outlines, variable fonts) the font is
+ * left as it is. Answers the font, for chaining.
  */
 export function withGlyphCache<F>(parsed: F): F {
   const font = parsed as unknown as TrueTypeFont;
   if (font.directory.tables['CFF '] || font._variationProcessor) return parsed;
   const reads = new Map<number, GlyphRead>();
+  // fontkit keeps one glyph object per id and font, with the letters of the first call
+  // that made it. A subset reads a compound glyph's parts (the 'u' of 'ü') with none, and
+  // pdfkit's text layer maps each glyph to its object's letters: every later document
+  // then lost that letter when copied or searched. A glyph asked for with its letters
+  // gets them, whoever made it first.
+  const getGlyph = font.getGlyph.bind(font);
+  font.getGlyph = (id, codePoints) => {
+    const glyph = getGlyph(id, codePoints);
+    if (codePoints?.length && !glyph.codePoints?.length) glyph.codePoints = codePoints;
+    return glyph;
+  };
   const createSubset = font.createSubset.bind(font);
   font.createSubset = () => {
     const subset = createSubset();
