@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { Language, Size } from '@locker/shared';
 import * as admin from '../src/admin/commands';
 import type { ServerConfig } from '../src/config';
+import type { Sql } from '../src/db/connect';
 import { registerShipment } from '../src/shipments/register';
 import { generateLinkKey, linkSigner } from '../src/link/signing';
 import { createEndpoint } from '../src/webhooks/endpoints';
@@ -65,6 +66,20 @@ export async function waitFor<T>(
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * Resolves once a statement is waiting for a station's row lock (`lockStation`), e.g. a
+ * request started while a test holds that lock by hand.
+ */
+export async function untilWaitingForStationLock(sql: Sql): Promise<void> {
+  await waitFor(async () => {
+    const [waiting] = await sql`
+      select 1 from pg_stat_activity
+       where wait_event_type = 'Lock'
+         and query like '%from stations where id = % for no key update%'`;
+    return waiting;
+  });
 }
 
 export interface SentSms {

@@ -1,7 +1,7 @@
 import { DepositAlternativesResponseSchema, DepositRerouteResponseSchema } from '@locker/shared';
 import { describe, expect, it } from 'vitest';
 import { setStationPlace } from '../admin/placeCommands';
-import { client, useTestServer, waitFor } from '../../test/harness';
+import { client, untilWaitingForStationLock, useTestServer, waitFor } from '../../test/harness';
 
 const stack = useTestServer();
 
@@ -247,13 +247,7 @@ describe('deposit reroute', () => {
         courierNo: s.courier.number,
         trackingNumber: s.parcel.tracking_number,
       });
-      await waitFor(async () => {
-        const [waiting] = await stack.sql`
-          select 1 from pg_stat_activity
-           where wait_event_type = 'Lock'
-             and query like '%from stations where id = % for no key update%'`;
-        return waiting;
-      });
+      await untilWaitingForStationLock(stack.sql);
       await hold`update shipments set destination_station_id = ${s.near.id}
                   where id = ${s.parcel.id}`;
       await hold`commit`;

@@ -153,6 +153,7 @@ export function renderLabel(
       height: 13 * MM,
       ellipsis: true,
     });
+  const cabinetWidth = INNER - sizeBox - 3 * MM;
   doc
     .font('regular')
     .fontSize(9)
@@ -160,9 +161,9 @@ export function renderLabel(
     // (between the hyphens), which can come out a little wider than the whole string, and
     // a line sized to the point was broken at a hyphen (one label in six, by the station
     // code's digits).
-    .fontSize(shrunkToFit(doc, cabinetLine(shipment), 0.97 * (INNER - sizeBox - 3 * MM), 9, 5))
+    .fontSize(shrunkToFit(doc, cabinetLine(shipment), 0.97 * cabinetWidth, 9, 5))
     .text(cabinetLine(shipment), MARGIN, 31 * MM, {
-      width: INNER - sizeBox - 3 * MM,
+      width: cabinetWidth,
       lineBreak: false,
       ellipsis: true,
     });

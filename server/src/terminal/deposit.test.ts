@@ -2,7 +2,7 @@ import { DepositResponseSchema } from '@locker/shared';
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deactivateCourier, setDoorService } from '../admin/commands';
-import { useTestServer, waitFor } from '../../test/harness';
+import { untilWaitingForStationLock, useTestServer, waitFor } from '../../test/harness';
 
 const stack = useTestServer({ pickupCodeSecret: 'test-secret' });
 
@@ -215,13 +215,7 @@ describe('POST /deposit', () => {
         courierNo: scene.courier.number,
         trackingNumber: parcel.tracking_number,
       });
-      await waitFor(async () => {
-        const [waiting] = await stack.sql`
-          select 1 from pg_stat_activity
-           where wait_event_type = 'Lock'
-             and query like '%from stations where id = % for no key update%'`;
-        return waiting;
-      });
+      await untilWaitingForStationLock(stack.sql);
       const other = await stack.shipment(scene.org.id, scene.station.id);
       await holder`
         insert into door_occupancy (door_id, station_id, kind, shipment_id, since)

@@ -25,7 +25,7 @@ import { insertMessages } from '../outbox/outbox';
 import { recordShipmentEvent } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf, type TerminalStation } from './auth';
-import { lockStation, namedDoorQuery, smallestFreeDoorQuery } from './doorAssignment';
+import { namedDoorQuery, smallestFreeDoorQuery, underStationLock } from './doorAssignment';
 import { sealForVerifier } from './verifierSeal';
 
 /** Unknown and deactivated couriers get the same plain `ok: false`, with no reason. */
@@ -231,12 +231,6 @@ async function depositParcel(
   if ('number' in courier && !courierId && !offline) return { kind: 'courier_not_verified' };
   if (!claimed.id) return { kind: 'not_found' };
   const parcel: Claimed = { ...claimed, id: claimed.id };
-  // The station's lock (the lock order: station first, doorAssignment.ts), sent with the
-  // first assignment in one write: PostgreSQL runs the assignment once the lock is held,
-  // so its snapshot sees every earlier deposit here, and the lock is held for one round
-  // trip less than when the assignment waited for the lock's reply (issue 28: four
-  // couriers at one station queue on it).
-  let locked: Promise<void> | undefined;
   for (;;) {
     // A code no parcel awaiting collection here has: drawn again on the rare clash.
     const fresh = drawCode(services, parcel.id);
@@ -246,17 +240,11 @@ async function depositParcel(
       station.freeStorageHours,
       recipientPageUrl(services.config, fresh.link.token),
     );
-    locked ??= lockStation(tx, station.id);
-    const assignment = assignDoor(
-      tx,
-      station,
-      parcel,
-      courierId,
-      { ...fresh, sms },
-      at,
-      offline?.door,
+    // Under the station's lock (the lock order: station first, doorAssignment.ts), sent
+    // with the assignment: four couriers at one station queue on it (issue 28).
+    const assigned = await underStationLock(tx, station.id, () =>
+      assignDoor(tx, station, parcel, courierId, { ...fresh, sms }, at, offline?.door),
     );
-    const [, assigned] = await Promise.all([locked, assignment]);
     // Another deposit of the same parcel may have won while this one waited for the lock.
     if (!assigned.view && !assigned.still_booked) return { kind: 'not_found' };
     if (assigned.door === null)

@@ -85,3 +85,19 @@ export function namedDoorQuery(tx: TransactionSql, stationId: string, position: 
 export async function lockStation(tx: TransactionSql, stationId: string): Promise<void> {
   await tx`select 1 from stations where id = ${stationId} for no key update`;
 }
+
+/**
+ * `lockStation`, then `statement`, sent in one write (issue 28): PostgreSQL runs the
+ * statement once the lock is granted, with a snapshot taken then, so it sees everything
+ * committed while it waited; the lock is held one round trip less than when the statement
+ * waited for the lock's reply. `statement` is called after the lock's query is sent.
+ */
+export async function underStationLock<T>(
+  tx: TransactionSql,
+  stationId: string,
+  statement: () => PromiseLike<T>,
+): Promise<T> {
+  const locked = lockStation(tx, stationId);
+  const [, result] = await Promise.all([locked, statement()]);
+  return result;
+}

@@ -16,7 +16,7 @@ import { recordShipmentEvent } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { transaction } from '../db/transaction';
 import { stationOf } from './auth';
-import { lockStation } from './doorAssignment';
+import { underStationLock } from './doorAssignment';
 import {
   attemptQuery,
   judgementOf,
@@ -135,13 +135,13 @@ export async function recordPickupOutcome(
          and status = 'ready_for_pickup'`;
     return awaiting ? { cabinetVersion: null } : false;
   }
-  // The lock and the statement in one write (issue 28): PostgreSQL runs the statement once
-  // the lock is held, so it sees what was committed meanwhile, and the lock is held for one
-  // round trip less. Judged on the effective times the history shows (migration 013's
+  // Judged on the effective times the history shows (migration 013's
   // effective_event_time: a time reported before the parcel's previous event counts as the
   // time of receipt); free storage runs from the deposit, never from before the booking.
-  const locked = lockStation(tx, station.id);
-  const collect = tx<(ShipmentView & { previous_at: Date | null })[]>`
+  const [row] = await underStationLock(
+    tx,
+    station.id,
+    () => tx<(ShipmentView & { previous_at: Date | null })[]>`
     with previous as (
       select max(occurred_at) as at from tracking_events where shipment_id = ${shipmentId}),
     collected as (
@@ -156,8 +156,8 @@ export async function recordPickupOutcome(
          and sh.status = 'ready_for_pickup' and s.id = sh.destination_station_id
       returning ${shipmentColumns(tx)}),
     ${leaveDoorQuery(tx, 'collected')}
-    select collected.*, (select at from previous) as previous_at from collected`;
-  const [, [row]] = await Promise.all([locked, collect]);
+    select collected.*, (select at from previous) as previous_at from collected`,
+  );
   if (!row) return false;
   const { previous_at: previousAt, ...view } = row;
   if (reporter)
