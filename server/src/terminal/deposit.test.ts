@@ -2,7 +2,7 @@ import { DepositResponseSchema } from '@locker/shared';
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deactivateCourier, setDoorService } from '../admin/commands';
-import { untilWaitingForStationLock, useTestServer, waitFor } from '../../test/harness';
+import { client, untilWaitingForStationLock, useTestServer, waitFor } from '../../test/harness';
 
 const stack = useTestServer({ pickupCodeSecret: 'test-secret' });
 
@@ -233,5 +233,90 @@ describe('POST /deposit', () => {
        where o.station_id = ${scene.station.id} order by d.position`;
     expect(occupied.map((o) => o.position)).toEqual([1, 2]);
     expect(occupied[1]!.shipment_id).toBe(parcel.id);
+  });
+});
+
+describe("the deposit's event, recorded with its door (issue 28)", () => {
+  const eventsOf = (shipmentId: string) =>
+    stack.sql<{ body: string }[]>`
+      select body from events where shipment_id = ${shipmentId} and type = 'shipment.ready_for_pickup'`;
+
+  it('is the shipment as the merchant reads it, in the bytes JSON.stringify writes, whatever the recipient is called', async () => {
+    const scene = await stack.scene('1:S,2:S,3:S');
+    await stack.subscribeWebhooks(scene.org.id);
+    const api = client(stack.url, scene.org.apiKey);
+    // Names holding the very text the statement writes its door and time into.
+    const names = [
+      'Drita "slot_no":-134217727 Gashi',
+      'Ana {"updated_at":"1970-01-01T00:00:00.007Z"} Berisha',
+      'Çelik \\"slot_no\\":1 Müller',
+    ];
+    for (const name of names) {
+      const { shipment, door } = await scene.deposit({ name });
+      const [event] = await eventsOf(shipment.id);
+      expect(event).toBeDefined();
+      expect(event!.body).toBe(JSON.stringify(JSON.parse(event!.body)));
+      const parsed = JSON.parse(event!.body) as { data: { shipment: Record<string, unknown> } };
+      const read = await api.get(`/api/v1/shipments/${shipment.id}`);
+      expect(read.status).toBe(200);
+      expect(parsed.data.shipment).toEqual(read.body);
+      expect(parsed.data.shipment).toMatchObject({
+        recipient_name: name,
+        status: 'ready_for_pickup',
+        destination: { slot_no: door },
+      });
+      // One delivery queued for the endpoint, of this event.
+      const [queued] = await stack.sql<{ n: number }[]>`
+        select count(*)::int as n from outbox
+         where channel = 'webhook' and shipment_id = ${shipment.id}`;
+      expect(queued!.n).toBe(1);
+    }
+  });
+
+  it('notes the cabinet version its commit made, so the next poll sees the new grid', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const before = await scene.terminal.api.get('/terminal/v1/cabinet');
+    await scene.deposit();
+    const [station] = await stack.sql<{ cabinet_version: string }[]>`
+      select cabinet_version::text from stations where id = ${scene.station.id}`;
+    const after = await scene.terminal.api.get('/terminal/v1/cabinet', {
+      'If-None-Match': before.headers.get('etag')!,
+    });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).toBe(
+      `"${scene.station.id.slice(0, 8)}-${station!.cabinet_version}"`,
+    );
+  });
+
+  it('shows the parcel and its station as they are when the door is chosen, not as first read', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const parcel = await stack.shipment(scene.org.id, scene.station.id);
+    const code = `ST-R${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
+    const holder = await stack.sql.reserve();
+    try {
+      await holder`begin`;
+      await holder`select 1 from stations where id = ${scene.station.id} for no key update`;
+      // The deposit has read the parcel and waits for the lock; both change meanwhile.
+      const deposit = scene.terminal.api.post('/terminal/v1/deposit', {
+        courierNo: scene.courier.number,
+        trackingNumber: parcel.tracking_number,
+      });
+      await untilWaitingForStationLock(stack.sql);
+      await holder`update shipments set recipient_name = 'Vjosa Renamed' where id = ${parcel.id}`;
+      await holder`update stations set code = ${code} where id = ${scene.station.id}`;
+      await holder`commit`;
+      const answer = await deposit;
+      expect(answer.status).toBe(200);
+    } finally {
+      holder.release();
+    }
+    const events = await eventsOf(parcel.id);
+    expect(events).toHaveLength(1);
+    const parsed = JSON.parse(events[0]!.body) as { data: { shipment: Record<string, unknown> } };
+    expect(parsed.data.shipment).toMatchObject({
+      recipient_name: 'Vjosa Renamed',
+      destination_station_code: code,
+      destination: { slot_no: 1 },
+    });
   });
 });

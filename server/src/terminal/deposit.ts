@@ -3,7 +3,6 @@ import {
   DepositRequestSchema,
   type CourierVerifyResponse,
   type DepositResponse,
-  type Language,
   type Size,
 } from '@locker/shared';
 import type { Middleware } from 'koa';
@@ -22,7 +21,7 @@ import { validate } from '../http/validate';
 import { SANDBOX_SMS, type QueuedSms } from '../sms/channel';
 import { pickupCodeMessage } from '../sms/messages';
 import { insertMessages } from '../outbox/outbox';
-import { recordShipmentEvent } from '../webhooks/events';
+import { shipmentEventCtes } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf, type TerminalStation } from './auth';
 import { namedDoorQuery, smallestFreeDoorQuery, underStationLock } from './doorAssignment';
@@ -42,17 +41,17 @@ export function courierVerify({ sql }: Services): Middleware {
   };
 }
 
-/** What the lock statement read: the courier (when asked) and the parcel awaiting deposit. */
-interface Claim {
+/**
+ * What the claim read: the courier (when asked) and the parcel awaiting deposit, as the
+ * merchant's event will show it (ShipmentView; its columns null when there is none).
+ */
+interface Claim extends Omit<ShipmentView, 'id'> {
   courier_id: string | null;
+  /** Null: no parcel awaits deposit here under that tracking number. */
   id: string | null;
-  tracking_number: string;
-  parcel_size: Size;
-  recipient_name: string;
-  recipient_phone: string;
-  recipient_language: Language;
+  /** The shipment row's version (its xmin): the deposit writes only the row read here. */
+  row_version: string;
   sandbox: boolean;
-  accessible_door: boolean;
   previous_at: Date | null;
 }
 
@@ -105,16 +104,15 @@ async function claim(
   courierNo: string | null,
 ): Promise<Claim> {
   const [row] = await tx<Claim[]>`
-    select c.id as courier_id, sh.id, sh.tracking_number, sh.parcel_size, sh.recipient_name,
-           sh.recipient_phone, sh.recipient_language, coalesce(o.sandbox, false) as sandbox,
-           coalesce(sh.accessible_door, false) as accessible_door,
+    select c.id as courier_id, ${shipmentColumns(tx)}, sh.xmin::text as row_version,
+           coalesce(o.sandbox, false) as sandbox,
            (select max(t.occurred_at) from tracking_events t where t.shipment_id = sh.id) as previous_at
-      from stations st
+      from stations s
       left join couriers c on c.number = ${courierNo} and c.active
       left join shipments sh on sh.tracking_number = ${trackingNumber}
-                            and sh.destination_station_id = st.id and sh.status = 'booked'
+                            and sh.destination_station_id = s.id and sh.status = 'booked'
       left join organizations o on o.id = sh.organization_id
-     where st.id = ${stationId}`;
+     where s.id = ${stationId}`;
   // The terminal's station exists (authentication found it); a deleted one is a 500.
   if (!row) throw new ProblemError('internal_error');
   return row;
@@ -124,15 +122,19 @@ interface Assignment {
   door: number | null;
   code_taken: boolean;
   still_booked: boolean;
-  /** The shipment as deposited; null when nothing was recorded. */
-  view: ShipmentView | null;
+  /** The parcel was deposited, its event recorded. */
+  deposited: boolean;
+  /** The station's cabinet version this transaction leaves (when deposited). */
+  cabinet_version: string | null;
 }
 
 /**
  * One statement, after the lock (so its snapshot sees every earlier deposit here): the
- * smallest free door, the parcel marked deposited with its code, the door occupied and
- * the code SMS queued (set aside unsent for a sandbox); nothing of it when the door, the
- * parcel or a free code is missing. Answers the shipment as it now is, for its event.
+ * smallest free door, the parcel marked deposited with its code, the door occupied, the
+ * code SMS queued (set aside unsent for a sandbox), and the merchant's event with its
+ * deliveries; nothing of it when the door, the parcel or a free code is missing, or when
+ * the parcel or its station changed since the claim read them (the event shows what the
+ * claim read: the caller claims again).
  */
 async function assignDoor(
   tx: TransactionSql,
@@ -153,7 +155,8 @@ async function assignDoor(
               ${tx.json(code.sms as never)}::jsonb as payload, ${aside}::text as set_aside
          from deposited`,
   );
-  const [row] = await tx<(ShipmentView & Omit<Assignment, 'view'> & { deposited: boolean })[]>`
+  const asDeposited: ShipmentView = { ...parcel, status: 'ready_for_pickup' };
+  const [row] = await tx<Assignment[]>`
     with door as (${
       position === undefined
         ? smallestFreeDoorQuery(tx, station.id, parcel.parcel_size, {
@@ -179,11 +182,15 @@ async function assignDoor(
        -- the lock, and a booking moved elsewhere is no longer this station's to fill.
        where sh.id = ${parcel.id} and sh.status = 'booked' and s.id = sh.destination_station_id
          and sh.destination_station_id = ${station.id}
+         -- As the claim read them, so the event built from that read is true.
+         and sh.xmin = ${parcel.row_version}::xid
+         and s.code = ${parcel.station_code} and s.cabinet_sn = ${parcel.cabinet_sn}
          and exists (select 1 from door) and not exists (select 1 from code_taken)
-      returning ${shipmentColumns(tx)}),
+      returning sh.id, sh.organization_id, sh.slot_no, sh.updated_at),
     occupied as (
       insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
-      select door.id, ${station.id}, 'delivery', deposited.id, ${at} from door, deposited),
+      select door.id, ${station.id}, 'delivery', deposited.id, ${at} from door, deposited
+      returning 1),
     -- The booking's reservation (issue 27), if any, is used up: the door it held, or
     -- another when that one left service meanwhile. A door a kiosk filled on its own is
     -- no longer anyone's to hold: another booking's reservation of it goes, and that
@@ -191,20 +198,23 @@ async function assignDoor(
     reservation_used as (
       delete from door_reservations r using deposited
        where r.shipment_id = deposited.id or r.door_id = (select id from door)),
-    queued as (${queued})
-    select deposited.*, deposited.id is not null as deposited,
+    queued as (${queued}),
+    ${shipmentEventCtes(tx, asDeposited, 'shipment.ready_for_pickup', 'deposited')}
+    select exists (select 1 from deposited) as deposited,
            (select position from door) as door,
            exists (select 1 from code_taken) as code_taken,
            exists (select 1 from shipments where id = ${parcel.id} and status = 'booked'
-                     and destination_station_id = ${station.id}) as still_booked
-      from (select) one left join deposited on true`;
-  const { door, code_taken, still_booked, deposited, ...view } = row!;
-  return { door, code_taken, still_booked, view: deposited ? view : null };
+                     and destination_station_id = ${station.id}) as still_booked,
+           -- The version this transaction's commit makes: this snapshot's, as the lock
+           -- keeps every other writer out, plus the occupancy trigger's one bump per row.
+           ((select cabinet_version from stations where id = ${station.id})
+             + (select count(*) from occupied))::text as cabinet_version`;
+  return row!;
 }
 
 /**
- * The deposit in the caller's transaction: begin, lock and read, assign, the merchant's
- * event, commit. With `courierNo` the courier is checked in the lock statement; null
+ * The deposit in the caller's transaction: begin and read, lock and assign (with the
+ * merchant's event), commit. With `courierNo` the courier is checked in the lock statement; null
  * (the sandbox's simulated courier, or one checked already) skips it.
  */
 async function depositParcel(
@@ -221,17 +231,18 @@ async function depositParcel(
    */
   offline?: { door: number },
 ): Promise<DepositOutcome> {
-  const claimed = await claim(
-    tx,
-    station.id,
-    trackingNumber,
-    'number' in courier ? courier.number : null,
-  );
-  const courierId = 'number' in courier ? claimed.courier_id : courier.id;
-  if ('number' in courier && !courierId && !offline) return { kind: 'courier_not_verified' };
-  if (!claimed.id) return { kind: 'not_found' };
-  const parcel: Claimed = { ...claimed, id: claimed.id };
-  for (;;) {
+  // Claimed again when the parcel or its station changed between the read and the lock.
+  for (let claims = 1; ; claims++) {
+    const claimed = await claim(
+      tx,
+      station.id,
+      trackingNumber,
+      'number' in courier ? courier.number : null,
+    );
+    const courierId = 'number' in courier ? claimed.courier_id : courier.id;
+    if ('number' in courier && !courierId && !offline) return { kind: 'courier_not_verified' };
+    if (!claimed.id) return { kind: 'not_found' };
+    const parcel: Claimed = { ...claimed, id: claimed.id };
     // A code no parcel awaiting collection here has: drawn again on the rare clash.
     const fresh = drawCode(services, parcel.id);
     const sms = pickupCodeMessage(
@@ -246,12 +257,12 @@ async function depositParcel(
       assignDoor(tx, station, parcel, courierId, { ...fresh, sms }, at, offline?.door),
     );
     // Another deposit of the same parcel may have won while this one waited for the lock.
-    if (!assigned.view && !assigned.still_booked) return { kind: 'not_found' };
+    if (!assigned.deposited && !assigned.still_booked) return { kind: 'not_found' };
     if (assigned.door === null)
       return offline ? { kind: 'door_taken' } : { kind: 'cabinet_full', size: parcel.parcel_size };
-    if (!assigned.view) {
-      if (assigned.code_taken) continue;
-      throw new Error('deposit found a door and a free code but recorded nothing');
+    if (!assigned.deposited) {
+      if (assigned.code_taken || claims < 5) continue;
+      throw new Error('deposit found a door and a free code but recorded nothing, five times');
     }
     if (reporter)
       await noteClockSkew(
@@ -260,17 +271,11 @@ async function depositParcel(
         { shipmentId: parcel.id, at, terminalId: reporter.terminalId, stationId: station.id },
         { previousAt: parcel.previous_at },
       );
-    const { cabinetVersion } = await recordShipmentEvent(
-      tx,
-      assigned.view,
-      'shipment.ready_for_pickup',
-      { cabinetOf: station.id },
-    );
     return {
       kind: 'deposited',
       door: assigned.door,
       trackingNumber: parcel.tracking_number,
-      cabinetVersion,
+      cabinetVersion: assigned.cabinet_version,
     };
   }
 }
@@ -319,8 +324,8 @@ export function placeOfflineDeposit(
 /**
  * One call: verify the courier, pick the smallest free door that fits, record the
  * deposit and queue the pickup-code SMS, all in one transaction under the station lock,
- * in four round trips (begin and read, lock and assign, event, commit), the lock held
- * for the last two. The code's offline
+ * in three round trips (begin and read, lock and assign, commit), the lock held for the
+ * last two. The code's offline
  * verifier is made afterwards by the verifier worker, nudged here (verifierWorker.ts).
  */
 export function deposit(services: Services): Middleware {

@@ -51,16 +51,7 @@ export async function recordShipmentEvent(
   type: WebhookEventType,
   options: { cabinetOf?: string; reroutedFrom?: ReroutedFrom } = {},
 ): Promise<{ event: WebhookEvent; cabinetVersion: string | null }> {
-  const event: WebhookEvent = {
-    id: randomUUID(),
-    type,
-    api_version: EVENT_API_VERSION,
-    created_at: new Date().toISOString(),
-    data: {
-      shipment: presentShipment(row),
-      ...(options.reroutedFrom ? { rerouted_from: options.reroutedFrom } : {}),
-    },
-  };
+  const event = eventOf(row, type, options.reroutedFrom);
   const receipt = type === 'shipment.collected' ? collectionReceipt(row) : null;
   const [recorded] = await tx<{ cabinet_version: string | null }[]>`
     with recorded as (
@@ -74,6 +65,73 @@ export async function recordShipmentEvent(
     select (select cabinet_version from stations where id = ${options.cabinetOf ?? null}::uuid)::text
            as cabinet_version`;
   return { event, cabinetVersion: recorded?.cabinet_version ?? null };
+}
+
+/**
+ * A shipment's event recorded by the very statement that changes the shipment (issue 28:
+ * a deposit holds its station's lock one statement less). `row` is the shipment as that
+ * statement leaves it, but for its door and `updated_at`, which the statement decides: the
+ * body is the exact bytes `recordShipmentEvent` would store, with those two values written
+ * in by SQL from the CTE `changed` (its `slot_no` and `updated_at` columns). Answers the
+ * CTEs `recorded` (one event per row of `changed`) and `deliveries`.
+ */
+export function shipmentEventCtes(
+  tx: TransactionSql,
+  row: ShipmentView,
+  type: WebhookEventType,
+  changed: string,
+) {
+  const event = eventOf({ ...row, slot_no: SLOT_MARK, updated_at: UPDATED_MARK }, type);
+  const json = JSON.stringify(event);
+  // Each mark is a key and an unquoted value as only JSON.stringify's own structure can
+  // write them: inside a string every quote is escaped, so no recipient's name can hold one.
+  const slot = `"slot_no":${SLOT_MARK}`;
+  const updated = `"updated_at":${JSON.stringify(UPDATED_MARK)}`;
+  const [beforeSlot, afterSlot, ...extraSlot] = json.split(slot);
+  const [beforeUpdated, afterUpdated, ...extraUpdated] = (afterSlot ?? '').split(updated);
+  if (
+    beforeSlot === undefined ||
+    beforeUpdated === undefined ||
+    afterUpdated === undefined ||
+    extraSlot.length ||
+    extraUpdated.length
+  )
+    throw new Error(`event ${type} has no single door and updated_at after it to write in`);
+  const from = tx(changed);
+  // As postgres.js reads a timestamptz and Date.toISOString writes it: milliseconds, cut.
+  const iso = tx`to_char(${from}.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  const body = tx`${beforeSlot + '"slot_no":'}::text || coalesce(${from}.slot_no::text, 'null')
+    || ${beforeUpdated + '"updated_at":"'}::text || ${iso} || ${'"' + afterUpdated}::text`;
+  return tx`
+    recorded as (
+      insert into events (id, organization_id, shipment_id, type, body, created_at)
+      select ${event.id}::uuid, ${from}.organization_id, ${from}.id, ${type}::text, ${body},
+             ${event.created_at}::timestamptz
+        from ${from}
+      returning id, shipment_id),
+    ${deliveriesQuery(tx, row.organization_id, type)}`;
+}
+
+// Values no shipment has, marking where the statement writes its own.
+const SLOT_MARK = -0x7ffffff;
+const UPDATED_MARK = new Date(Date.UTC(1970, 0, 1, 0, 0, 0, 7));
+
+/** The event as `recordShipmentEvent` stores it. */
+function eventOf(
+  row: ShipmentView,
+  type: WebhookEventType,
+  reroutedFrom?: ReroutedFrom,
+): WebhookEvent {
+  return {
+    id: randomUUID(),
+    type,
+    api_version: EVENT_API_VERSION,
+    created_at: new Date().toISOString(),
+    data: {
+      shipment: presentShipment(row),
+      ...(reroutedFrom ? { rerouted_from: reroutedFrom } : {}),
+    },
+  };
 }
 
 /**
