@@ -1,9 +1,7 @@
 import {
   OfflineDepositRequestSchema,
   type DepositResponse,
-  type OfflineDepositsResponse,
   type OfflinePickupsResponse,
-  type Size,
 } from '@locker/shared';
 import { courierVerifierSalt, makeVerifier } from '@locker/shared/verifier';
 import { createHash } from 'node:crypto';
@@ -207,37 +205,22 @@ export function offlineDeposits(services: Services): Middleware {
   const { sql, config } = services;
   return async (ctx) => {
     const station = stationOf(ctx.state.terminal);
-    const [doors, expected, couriers] = await Promise.all([
-      sql<{ position: number; size: Size | null; free: boolean }[]>`
-        select d.position, d.size,
-               (not d.out_of_service and d.size is not null
-                and not exists (select 1 from door_occupancy o where o.door_id = d.id)) as free
-          from doors d where d.station_id = ${station.id} order by d.position`,
-      sql<{ tracking_number: string; parcel_size: Size }[]>`
-        select tracking_number, parcel_size from shipments
-         where destination_station_id = ${station.id} and status = 'booked'
-         order by tracking_number`,
-      sql<{ id: string; number: string; offline_verifier: string | null }[]>`
-        select c.id, c.number, c.offline_verifier from couriers c
-         where c.active and exists (
-           select 1 from shipments sh
-            where sh.destination_station_id = ${station.id} and sh.deposited_by = c.id
-              and sh.deposited_at > now() - make_interval(days => ${COURIER_RECENT_DAYS}))
-         order by c.id`,
-    ]);
-    const salt = courierVerifierSalt(config.pickupCodeSecret);
-    for (const courier of couriers.filter((c) => c.offline_verifier === null)) {
-      courier.offline_verifier = await makeVerifier(courier.number, salt);
-      await sql`
-        update couriers set offline_verifier = ${courier.offline_verifier}
-         where id = ${courier.id} and offline_verifier is null`;
+    let text = '';
+    for (let made = false; ; made = true) {
+      const set = await depositSet(sql, station.id);
+      if (set.unverified.length === 0 || made) {
+        text = set.body;
+        break;
+      }
+      // A courier new here gets the one verifier they will have (a slow scrypt, once).
+      const salt = courierVerifierSalt(config.pickupCodeSecret);
+      for (const courier of set.unverified) {
+        const verifier = await makeVerifier(courier.number, salt);
+        await sql`
+          update couriers set offline_verifier = ${verifier}
+           where id = ${courier.id} and offline_verifier is null`;
+      }
     }
-    const body: OfflineDepositsResponse = {
-      doors,
-      expected: expected.map((e) => ({ trackingNumber: e.tracking_number, size: e.parcel_size })),
-      couriers: couriers.map((c) => c.offline_verifier!),
-    };
-    const text = JSON.stringify(body);
     const etag = `"deposits-${createHash('sha256').update(text).digest('base64url').slice(0, 22)}"`;
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', 'no-cache, no-store');
@@ -249,6 +232,45 @@ export function offlineDeposits(services: Services): Middleware {
     ctx.type = 'application/json';
     ctx.body = text;
   };
+}
+
+/**
+ * The deposit set's answer (OfflineDepositsResponse) as JSON text, written by PostgreSQL
+ * in one statement and one snapshot (issue 28: three queries were three round trips and
+ * three parsings for an answer the server only hashes and passes on), and the couriers
+ * in it who have no verifier yet (their entries are null until made).
+ */
+async function depositSet(
+  sql: Sql,
+  stationId: string,
+): Promise<{ body: string; unverified: { id: string; number: string }[] }> {
+  const [row] = await sql<{ body: string; unverified: { id: string; number: string }[] }[]>`
+    with couriers_here as (
+      select c.id, c.number, c.offline_verifier from couriers c
+       where c.active and exists (
+         select 1 from shipments sh
+          where sh.destination_station_id = ${stationId} and sh.deposited_by = c.id
+            and sh.deposited_at > now() - make_interval(days => ${COURIER_RECENT_DAYS})))
+    select json_build_object(
+             'doors', coalesce((
+               select json_agg(json_build_object(
+                        'position', d.position, 'size', d.size,
+                        'free', not d.out_of_service and d.size is not null
+                                and not exists (select 1 from door_occupancy o where o.door_id = d.id))
+                      order by d.position)
+                 from doors d where d.station_id = ${stationId}), '[]'),
+             'expected', coalesce((
+               select json_agg(json_build_object('trackingNumber', sh.tracking_number,
+                                                 'size', sh.parcel_size)
+                               order by sh.tracking_number)
+                 from shipments sh
+                where sh.destination_station_id = ${stationId} and sh.status = 'booked'), '[]'),
+             'couriers', coalesce((
+               select json_agg(c.offline_verifier order by c.id) from couriers_here c), '[]')
+           )::text as body,
+           coalesce((select json_agg(json_build_object('id', c.id, 'number', c.number))
+                       from couriers_here c where c.offline_verifier is null), '[]') as unverified`;
+  return row!;
 }
 
 /**
