@@ -18,9 +18,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // expect.poll waits for a condition: 1 s (its default) is a timing bet under load.
     expect: { poll: { timeout: 20_000 } },
-    // Three files at a time on two cores, each on its own database: a file spends much of
-    // its time waiting (for a browser, a serial line's timings, a child process, a door
-    // closing), and a third file uses the core that the waiting leaves idle.
-    maxWorkers: 3,
+    // Two cores: two files at a time, each on its own database.
+    maxWorkers: 2,
   },
 });
