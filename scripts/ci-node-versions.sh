@@ -101,7 +101,7 @@ run_on() {
   done
   # Each must load under this runtime: a build for another ABI fails right here.
   (cd kiosk && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()")
-  (cd lock-driver && node -e "require('@serialport/bindings-cpp').autoDetect()")
+  node -e "require(process.argv[1] + '/dist/load-bindings.js')" "${native[1]}"
 
   echo "=== Node $version: pnpm test${SKIP_ON_OTHER_LINES:+ (without $SKIP_ON_OTHER_LINES)}" >&2
   step=$SECONDS
