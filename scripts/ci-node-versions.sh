@@ -11,17 +11,23 @@
 # that Node first in PATH, so vitest, its workers and every child process run on it.
 # Afterwards the native builds of the system Node are put back, so `pnpm test` works again.
 #
-# The browser's tests (the kiosk's screens and journeys in Chromium, the console, the
-# locker picker: Chromium's work, the same on any Node), the README's commands from a fresh
-# clone and the two interface fuzzers (thousands of requests through the same server code)
-# are the slow part; the lines beyond 20 skip SKIP_ON_OTHER_LINES (a vitest exclude glob;
-# empty runs everything). Every package's unit and integration tests (PostgreSQL, SQLite,
-# the serial line, the crypto), the kiosk core's journeys with the simulated board, and the
-# kiosk's offline journey in Chromium through the browser host still run on each line.
+# What runs on the lines beyond 20 is what can differ between runtimes (docs/decisions.md,
+# "CI"): every package's own tests (server/src, lock-driver, kiosk/src, shared, console/src:
+# the server's whole HTTP, PostgreSQL and crypto stack, SQLite through better-sqlite3, the
+# serial line through serialport's bindings, the kiosk's updater, launcher and browser host),
+# the server's crash and backup tests, the driver's tests over pseudo-terminals and TCP, and
+# one kiosk journey end to end (offline, in Chromium through the browser host). Left out
+# (SKIP_ON_OTHER_LINES, a vitest exclude glob; empty runs everything): the browser's tests
+# (Chromium's work, the same on any Node), the README's commands from a fresh clone, the two
+# interface fuzzers (thousands of requests through the same server code the package tests
+# run), and the kiosk core's journeys across packages (the same modules the packages' tests
+# load on each line, composed; they run on 20).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-default_skip='{test/{kiosk/{journeys,screens*,enrolment,help-reports,link,onItsOwn,overflow,scanPickup,sharedDoor,speechWarmUp},console/*,picker/*,commands/*},server/test/{fuzz,opsFuzz}}.test.ts'
+default_skip='{test/{kiosk/!(offline),console/*,picker/*,commands/*},server/test/{fuzz,opsFuzz}}.test.ts'
 SKIP_ON_OTHER_LINES=${SKIP_ON_OTHER_LINES-$default_skip}
+mode=test
+if [ "${1-}" = --prepare ]; then mode=prepare && shift; fi
 majors=("$@")
 [ ${#majors[@]} -eq 0 ] && majors=(22 24)
 
@@ -31,6 +37,95 @@ case "$(uname -m)" in
   *) echo "no node-linux package for $(uname -m)" >&2 && exit 1 ;;
 esac
 
+# Each line's runtime and native builds (kept between --prepare and the test run).
+prepared=$PWD/.data/node-lines
+# The native packages, as installed, and where each one's own dependencies resolve from.
+native=(
+  "$(cd kiosk && node -p "path.dirname(require.resolve('better-sqlite3/package.json'))")"
+  "$(cd lock-driver && node -p "path.dirname(require('node:module').createRequire(
+    require.resolve('serialport')).resolve('@serialport/bindings-cpp/package.json'))")"
+)
+resolve_from=("$(dirname "${native[0]}")" "$(dirname "$(dirname "${native[1]}")")")
+
+# node-gyp as pnpm runs it for an install script (the one that built these modules before).
+gyp="$(dirname "$(readlink -f "$(command -v pnpm)")")/../dist/node_modules/node-gyp/bin/node-gyp.js"
+
+# A line's runtime and its native builds, made in copies of the native packages under
+# $prepared/MAJOR (never in node_modules, which the system Node's tests may be using
+# meanwhile): `--prepare` makes them ahead, in the background of .ci/run's other work.
+prepare() {
+  local major=$1 dir="$prepared/$1" step=$SECONDS
+  rm -rf "$dir" && mkdir -p "$dir/runtime"
+  npm pack --silent "node-linux-$arch@$major" --pack-destination "$dir" >"$dir/packed"
+  tar -xzf "$dir/$(tail -n1 "$dir/packed")" -C "$dir/runtime" --strip-components=1
+  local fetched=$((SECONDS - step))
+  export PATH="$dir/runtime/bin:$PATH"
+  local version
+  version=$(node -v)
+  [[ $version == "v$major."* ]] || { echo "expected Node $major, got $version" >&2 && return 1; }
+  step=$SECONDS
+  for i in "${!native[@]}"; do
+    # The package's files as installed (patched), without any build; its dependencies
+    # (node-addon-api for the serial bindings' binding.gyp) resolve from where it lies.
+    mkdir -p "$dir/src-$i"
+    tar -C "${native[$i]}" --exclude=./build --exclude=./node_modules -cf - . | tar -xf - -C "$dir/src-$i"
+    (
+      cd "$dir/src-$i"
+      NODE_PATH="${resolve_from[$i]}" npm_config_nodedir="$dir/runtime" \
+        node "$gyp" rebuild --release --nodedir="$dir/runtime" >"$dir/build-$i.log" 2>&1 ||
+        { cat "$dir/build-$i.log" >&2 && exit 1; }
+    ) &
+  done
+  local status=0
+  for _ in "${native[@]}"; do wait -n || status=1; done
+  [ $status -eq 0 ] || return 1
+  echo "fetch ${fetched} s, native build $((SECONDS - step)) s" >"$dir/prepared"
+}
+
+run_on() {
+  local major=$1 dir="$prepared/$1" start=$SECONDS step
+  if [ ! -f "$dir/prepared" ]; then
+    echo "=== Node $major: fetching it and building the native modules against its headers" >&2
+    prepare "$major"
+  fi
+  export PATH="$dir/runtime/bin:$PATH"
+  local version
+  version=$(node -v)
+  [[ $version == "v$major."* ]] || { echo "expected Node $major, got $version" >&2 && exit 1; }
+  # Nothing of the previous line's builds may survive: each line gets the builds made
+  # for it, afresh from source.
+  for i in "${!native[@]}"; do
+    rm -rf "${native[$i]}/build"
+    cp -r "$dir/src-$i/build" "${native[$i]}/build"
+    [ -d "${native[$i]}/build/Release" ] || { echo "no build of ${native[$i]}" >&2 && exit 1; }
+  done
+  # Each must load under this runtime: a build for another ABI fails right here.
+  (cd kiosk && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()")
+  node -e "require(process.argv[1] + '/dist/load-bindings.js')" "${native[1]}"
+
+  echo "=== Node $version: pnpm test${SKIP_ON_OTHER_LINES:+ (without $SKIP_ON_OTHER_LINES)}" >&2
+  step=$SECONDS
+  if [ -n "$SKIP_ON_OTHER_LINES" ]; then
+    pnpm test --exclude "$SKIP_ON_OTHER_LINES"
+  else
+    pnpm test
+  fi
+  local tested=$((SECONDS - step))
+  summary+=("node $version: $((SECONDS - start)) s here ($(cat "$dir/prepared"), tests ${tested} s)")
+}
+
+if [ $mode = prepare ]; then
+  # Every line at once: each build is mostly one compiler process.
+  mkdir -p "$prepared"
+  for major in "${majors[@]}"; do (prepare "$major") & done
+  status=0
+  for _ in "${majors[@]}"; do wait -n || status=1; done
+  for major in "${majors[@]}"; do
+    echo "node $major: $(cat "$prepared/$major/prepared" 2>/dev/null || echo FAILED)"
+  done
+  exit $status
+fi
+
 # Called from .ci/run: what it ran before (install and test on the system Node) took as
 # long as that process has lived.
 summary=("node $(node -v) (system): not timed (not called from .ci/run)")
@@ -38,13 +133,8 @@ if [[ $(ps -o args= -p "$PPID") == *.ci/run* ]]; then
   summary=("node $(node -v) (system): $(ps -o etimes= -p "$PPID" | tr -d ' ') s for all .ci/run did before")
 fi
 
+# The system Node's builds wait in $work meanwhile.
 work=$(mktemp -d)
-# The native packages, as installed; their system-Node builds wait in $work meanwhile.
-native=(
-  "$(cd kiosk && node -p "path.dirname(require.resolve('better-sqlite3/package.json'))")"
-  "$(cd lock-driver && node -p "path.dirname(require('node:module').createRequire(
-    require.resolve('serialport')).resolve('@serialport/bindings-cpp/package.json'))")"
-)
 for i in "${!native[@]}"; do
   if [ -d "${native[$i]}/build" ]; then mv "${native[$i]}/build" "$work/build-$i"; fi
 done
@@ -57,44 +147,6 @@ restore() {
   rm -rf "$work"
 }
 trap restore EXIT
-
-run_on() {
-  local major=$1 runtime="$work/node-$1" start=$SECONDS step
-  mkdir -p "$runtime"
-  step=$SECONDS
-  npm pack --silent "node-linux-$arch@$major" --pack-destination "$work" >"$work/packed"
-  tar -xzf "$work/$(tail -n1 "$work/packed")" -C "$runtime" --strip-components=1
-  local fetched=$((SECONDS - step))
-  export PATH="$runtime/bin:$PATH"
-  local version
-  version=$(node -v)
-  [[ $version == "v$major."* ]] || { echo "expected Node $major, got $version" >&2 && exit 1; }
-  echo "=== Node $version: rebuilding native modules against its headers" >&2
-
-  step=$SECONDS
-  # Nothing of the previous line's builds may survive: each build below is made afresh.
-  for dir in "${native[@]}"; do rm -rf "$dir/build"; done
-  # build_from_source: serialport's bindings would otherwise load their bundled prebuild.
-  npm_config_nodedir="$runtime" npm_config_build_from_source=true \
-    pnpm -r rebuild better-sqlite3 @serialport/bindings-cpp \
-    --config.nodedir="$runtime" --config.side-effects-cache=false
-  # Each must load under this runtime: a build for another ABI fails right here.
-  (cd kiosk && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()")
-  for i in "${!native[@]}"; do
-    [ -d "${native[$i]}/build/Release" ] || { echo "no build of ${native[$i]}" >&2 && exit 1; }
-  done
-  local built=$((SECONDS - step))
-
-  echo "=== Node $version: pnpm test${SKIP_ON_OTHER_LINES:+ (without $SKIP_ON_OTHER_LINES)}" >&2
-  step=$SECONDS
-  if [ -n "$SKIP_ON_OTHER_LINES" ]; then
-    pnpm test --exclude "$SKIP_ON_OTHER_LINES"
-  else
-    pnpm test
-  fi
-  local tested=$((SECONDS - step))
-  summary+=("node $version: $((SECONDS - start)) s (fetch ${fetched} s, native build ${built} s, tests ${tested} s)")
-}
 
 failed=()
 for major in "${majors[@]}"; do
