@@ -2,9 +2,44 @@ import { DepositResponseSchema } from '@locker/shared';
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deactivateCourier, setDoorService } from '../admin/commands';
-import { client, untilWaitingForStationLock, useTestServer, waitFor } from '../../test/harness';
+import {
+  client,
+  type TestStack,
+  untilWaitingForStationLock,
+  useTestServer,
+  waitFor,
+} from '../../test/harness';
 
 const stack = useTestServer({ pickupCodeSecret: 'test-secret' });
+
+type Scene = Awaited<ReturnType<TestStack['scene']>>;
+type Holder = Awaited<ReturnType<TestStack['sql']['reserve']>>;
+
+/**
+ * A deposit sent while the station's lock is held by hand: `meanwhile` runs in the
+ * holder's transaction once the deposit waits at the lock, which is then committed.
+ */
+async function depositWhileStationLocked(
+  scene: Scene,
+  trackingNumber: string,
+  meanwhile: (holder: Holder) => Promise<void>,
+) {
+  const holder = await stack.sql.reserve();
+  try {
+    await holder`begin`;
+    await holder`select 1 from stations where id = ${scene.station.id} for no key update`;
+    const deposit = scene.terminal.api.post('/terminal/v1/deposit', {
+      courierNo: scene.courier.number,
+      trackingNumber,
+    });
+    await untilWaitingForStationLock(stack.sql);
+    await meanwhile(holder);
+    await holder`commit`;
+    return await deposit;
+  } finally {
+    holder.release();
+  }
+}
 
 describe('POST /courier/verify', () => {
   it('greets an active courier by name and answers ok false with no reason otherwise', async () => {
@@ -207,27 +242,19 @@ describe('POST /deposit', () => {
     // it waited. Here the lock is held by hand while door 1 (the rule's choice) fills.
     const scene = await stack.scene('1:S,2:S');
     const parcel = await stack.shipment(scene.org.id, scene.station.id);
-    const holder = await stack.sql.reserve();
-    try {
-      await holder`begin`;
-      await holder`select 1 from stations where id = ${scene.station.id} for no key update`;
-      const deposit = scene.terminal.api.post('/terminal/v1/deposit', {
-        courierNo: scene.courier.number,
-        trackingNumber: parcel.tracking_number,
-      });
-      await untilWaitingForStationLock(stack.sql);
-      const other = await stack.shipment(scene.org.id, scene.station.id);
-      await holder`
+    const answer = await depositWhileStationLocked(
+      scene,
+      parcel.tracking_number,
+      async (holder) => {
+        const other = await stack.shipment(scene.org.id, scene.station.id);
+        await holder`
         insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
         select d.id, d.station_id, 'delivery', ${other.id}, now()
           from doors d where d.station_id = ${scene.station.id} and d.position = 1`;
-      await holder`commit`;
-      const answer = await deposit;
-      expect(answer.status).toBe(200);
-      expect(answer.body.door).toBe(2);
-    } finally {
-      holder.release();
-    }
+      },
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.door).toBe(2);
     const occupied = await stack.sql<{ position: number; shipment_id: string }[]>`
       select d.position, o.shipment_id from door_occupancy o join doors d on d.id = o.door_id
        where o.station_id = ${scene.station.id} order by d.position`;
@@ -292,24 +319,16 @@ describe("the deposit's event, recorded with its door (issue 28)", () => {
     const scene = await stack.scene('1:S,2:S');
     const parcel = await stack.shipment(scene.org.id, scene.station.id);
     const code = `ST-R${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
-    const holder = await stack.sql.reserve();
-    try {
-      await holder`begin`;
-      await holder`select 1 from stations where id = ${scene.station.id} for no key update`;
-      // The deposit has read the parcel and waits for the lock; both change meanwhile.
-      const deposit = scene.terminal.api.post('/terminal/v1/deposit', {
-        courierNo: scene.courier.number,
-        trackingNumber: parcel.tracking_number,
-      });
-      await untilWaitingForStationLock(stack.sql);
-      await holder`update shipments set recipient_name = 'Vjosa Renamed' where id = ${parcel.id}`;
-      await holder`update stations set code = ${code} where id = ${scene.station.id}`;
-      await holder`commit`;
-      const answer = await deposit;
-      expect(answer.status).toBe(200);
-    } finally {
-      holder.release();
-    }
+    // The deposit has read the parcel and waits for the lock; both change meanwhile.
+    const answer = await depositWhileStationLocked(
+      scene,
+      parcel.tracking_number,
+      async (holder) => {
+        await holder`update shipments set recipient_name = 'Vjosa Renamed' where id = ${parcel.id}`;
+        await holder`update stations set code = ${code} where id = ${scene.station.id}`;
+      },
+    );
+    expect(answer.status).toBe(200);
     const events = await eventsOf(parcel.id);
     expect(events).toHaveLength(1);
     const parsed = JSON.parse(events[0]!.body) as { data: { shipment: Record<string, unknown> } };

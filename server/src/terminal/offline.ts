@@ -205,13 +205,8 @@ export function offlineDeposits(services: Services): Middleware {
   const { sql, config } = services;
   return async (ctx) => {
     const station = stationOf(ctx.state.terminal);
-    let text = '';
-    for (let made = false; ; made = true) {
-      const set = await depositSet(sql, station.id);
-      if (set.unverified.length === 0 || made) {
-        text = set.body;
-        break;
-      }
+    let set = await depositSet(sql, station.id);
+    if (set.unverified.length > 0) {
       // A courier new here gets the one verifier they will have (a slow scrypt, once).
       const salt = courierVerifierSalt(config.pickupCodeSecret);
       for (const courier of set.unverified) {
@@ -220,7 +215,9 @@ export function offlineDeposits(services: Services): Middleware {
           update couriers set offline_verifier = ${verifier}
            where id = ${courier.id} and offline_verifier is null`;
       }
+      set = await depositSet(sql, station.id);
     }
+    const text = set.body;
     const etag = `"deposits-${createHash('sha256').update(text).digest('base64url').slice(0, 22)}"`;
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', 'no-cache, no-store');
