@@ -18,6 +18,7 @@
  * the idle /cabinet poll every 300 s instead of 15 s, and one poll after each change of the
  * cabinet, as the link's hint brings; the link's WebSockets themselves are not opened).
  * The servers reach PostgreSQL over its Unix-domain socket (PEAK_PG_TCP=1: loopback TCP).
+ * PEAK_PG_SETTINGS: extra PostgreSQL settings for the run (bench/peak/processes.ts).
  */
 import { BENCH_SECRET } from './harness';
 import { costBreakdown } from './peak/breakdown';
@@ -245,6 +246,8 @@ async function runPhase(ctx: Context, phase: Phase) {
   const since = new Date();
   if (STATEMENTS) await resetStatements(ctx.sql);
   const before = cpuSnapshot(servers.map((s) => s.pid));
+  // The clock time of the run's second 0, to line its slow seconds up with logs.
+  console.log(`\n${phase.name} starts at ${new Date().toISOString()}`);
   const result = await driver.run(peakStreams(calls, rates, SHARES), phase.seconds);
   // Judged on the deposits answered within the run: on an overloaded machine answers keep
   // arriving later, and one arriving during the check is not yet in the rows it read.

@@ -21,6 +21,10 @@ export async function peakDatabase(port: number, name: string) {
       'shared_preload_libraries=pg_stat_statements',
       'pg_stat_statements.track=top',
       'pg_stat_statements.max=10000',
+      // PEAK_PG_SETTINGS: more, space-separated, e.g. to log what a stall coincides with:
+      // `logging_collector=on log_directory=/tmp/pglog log_checkpoints=on
+      // log_autovacuum_min_duration=0 log_lock_waits=on log_line_prefix=%m`.
+      ...(process.env.PEAK_PG_SETTINGS ?? '').split(' ').filter(Boolean),
     ],
   });
   const { url, sql } = await freshDatabase(embedded.url, name);
