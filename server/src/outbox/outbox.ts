@@ -118,13 +118,15 @@ export async function deliverDue<P, C>(
     update outbox
        set attempts = attempts + 1,
            next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS})
-     where id in (
+     -- One array, read once, whatever the planner thinks of the table's size (as
+     -- \`id in (…)\` it may join row by row: see the webhook dispatcher's claim).
+     where id = any(array(
        select id from outbox
         where channel = ${policy.channel} and delivered_at is null and failed_at is null
           and next_attempt_at <= now()
         order by next_attempt_at, id
         limit ${BATCH}
-        for update skip locked)
+        for update skip locked))
     returning id, organization_id, shipment_id, payload, attempts`;
   if (claimed.length === 0) return false;
   const prepared = (policy.prepare ? await policy.prepare(claimed) : undefined) as C;
