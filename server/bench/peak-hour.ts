@@ -18,7 +18,7 @@
  * the idle /cabinet poll every 300 s instead of 15 s, and one poll after each change of the
  * cabinet, as the link's hint brings; the link's WebSockets themselves are not opened).
  * The servers reach PostgreSQL over its Unix-domain socket (PEAK_PG_TCP=1: loopback TCP).
- * PEAK_PG_SETTINGS: extra PostgreSQL settings for the run (bench/peak/processes.ts).
+ * PEAK_PG_SETTINGS: extra PostgreSQL settings for the run, PEAK_PG_LOG: a file for its log.
  */
 import { BENCH_SECRET } from './harness';
 import { costBreakdown } from './peak/breakdown';

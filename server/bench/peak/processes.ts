@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../../src/config';
@@ -8,6 +8,8 @@ import { ensureEmbeddedPostgres } from '../../src/db/embedded';
 import { freshDatabase } from '../database';
 
 export const DATA_DIR = path.join(REPO_ROOT, '.data/bench-peak-postgres');
+
+const appendTo = (file: string) => (chunk: Buffer) => appendFileSync(file, chunk);
 
 /** The benchmark's own PostgreSQL, with pg_stat_statements to count round trips. */
 export async function peakDatabase(port: number, name: string) {
@@ -21,11 +23,12 @@ export async function peakDatabase(port: number, name: string) {
       'shared_preload_libraries=pg_stat_statements',
       'pg_stat_statements.track=top',
       'pg_stat_statements.max=10000',
-      // PEAK_PG_SETTINGS: more, space-separated, e.g. to log what a stall coincides with:
-      // `logging_collector=on log_directory=/tmp/pglog log_checkpoints=on
-      // log_autovacuum_min_duration=0 log_lock_waits=on log_line_prefix=%m`.
+      // PEAK_PG_SETTINGS: more, space-separated, e.g. what to log (into PEAK_PG_LOG) to
+      // line a stall up with: `log_checkpoints=on log_autovacuum_min_duration=0
+      // log_lock_waits=on deadlock_timeout=50ms log_line_prefix=%m|%p|`.
       ...(process.env.PEAK_PG_SETTINGS ?? '').split(' ').filter(Boolean),
     ],
+    ...(process.env.PEAK_PG_LOG ? { onLog: appendTo(process.env.PEAK_PG_LOG) } : {}),
   });
   const { url, sql } = await freshDatabase(embedded.url, name);
   await sql`create extension if not exists pg_stat_statements`;

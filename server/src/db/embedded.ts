@@ -25,6 +25,8 @@ export interface EmbeddedOptions {
   durable?: boolean;
   /** Extra `name=value` server settings, e.g. `shared_buffers=1GB` for a benchmark. */
   settings?: string[];
+  /** The cluster's log once it is ready (a benchmark lines it up with its slow seconds). */
+  onLog?: (chunk: Buffer) => void;
 }
 
 export interface EmbeddedDatabase {
@@ -165,7 +167,7 @@ function startPostgres(
     // Keep reading its log for as long as it runs: a full pipe would stall it.
     child.stdout!.resume();
     child.stderr!.on('data', (chunk: Buffer) => {
-      if (settled) return;
+      if (settled) return options.onLog?.(chunk);
       output += chunk.toString();
       if (output.includes('database system is ready to accept connections')) settle(true);
     });
