@@ -2,8 +2,8 @@ import type { Sql, TransactionSql } from './connect';
 
 // serialization_failure, deadlock_detected: the transaction did nothing and may simply
 // run again.
-export const RETRYABLE = new Set(['40001', '40P01']);
-export const ATTEMPTS = 4;
+const RETRYABLE = new Set(['40001', '40P01']);
+const ATTEMPTS = 4;
 
 /**
  * `sql.begin(work)`, run again (up to 4 times, after a short random pause) when
@@ -21,12 +21,7 @@ export async function transaction<T>(
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (!code || !RETRYABLE.has(code) || attempt >= ATTEMPTS) throw error;
-      await retryPause(attempt);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
     }
   }
-}
-
-/** A short random pause before running an aborted transaction again. */
-export function retryPause(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
 }

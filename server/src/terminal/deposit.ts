@@ -15,7 +15,7 @@ import { recipientPageUrl } from '../recipient/page';
 import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
-import { withPipelinedCommits, type PipelinedSteps } from '../db/pipelined';
+import { transaction } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { SANDBOX_SMS, type QueuedSms } from '../sms/channel';
@@ -230,19 +230,15 @@ async function depositParcel(
    * the kiosk checked them does not undo it (the parcel is in the door).
    */
   offline?: { door: number },
-  /**
-   * Each claim in a transaction of its own whose COMMIT is written with the assignment
-   * (db/pipelined.ts): the station's lock is released once PostgreSQL has run it. Without
-   * it, all of it runs in the caller's transaction `tx`.
-   */
-  pipeline?: Pick<PipelinedSteps, 'begin' | 'commit'>,
 ): Promise<DepositOutcome> {
   // Claimed again when the parcel or its station changed between the read and the lock.
   for (let claims = 1; ; claims++) {
-    const [, claimed] = await Promise.all([
-      pipeline?.begin(),
-      claim(tx, station.id, trackingNumber, 'number' in courier ? courier.number : null),
-    ]);
+    const claimed = await claim(
+      tx,
+      station.id,
+      trackingNumber,
+      'number' in courier ? courier.number : null,
+    );
     const courierId = 'number' in courier ? claimed.courier_id : courier.id;
     if ('number' in courier && !courierId && !offline) return { kind: 'courier_not_verified' };
     if (!claimed.id) return { kind: 'not_found' };
@@ -257,11 +253,8 @@ async function depositParcel(
     );
     // Under the station's lock (the lock order: station first, doorAssignment.ts), sent
     // with the assignment: four couriers at one station queue on it (issue 28).
-    const assigned = await underStationLock(
-      tx,
-      station.id,
-      () => assignDoor(tx, station, parcel, courierId, { ...fresh, sms }, at, offline?.door),
-      pipeline?.commit,
+    const assigned = await underStationLock(tx, station.id, () =>
+      assignDoor(tx, station, parcel, courierId, { ...fresh, sms }, at, offline?.door),
     );
     // Another deposit of the same parcel may have won while this one waited for the lock.
     if (!assigned.deposited && !assigned.still_booked) return { kind: 'not_found' };
@@ -271,7 +264,6 @@ async function depositParcel(
       if (assigned.code_taken || claims < 5) continue;
       throw new Error('deposit found a door and a free code but recorded nothing, five times');
     }
-    // Pipelined, after the commit: a skew alert is not part of the deposit.
     if (reporter)
       await noteClockSkew(
         tx,
@@ -332,27 +324,24 @@ export function placeOfflineDeposit(
 /**
  * One call: verify the courier, pick the smallest free door that fits, record the
  * deposit and queue the pickup-code SMS, all in one transaction under the station lock,
- * in two round trips (begin and read; lock, assign and commit), the lock held while
- * PostgreSQL runs the second, not while its answer and the COMMIT cross the network. The
- * code's offline verifier is made afterwards by the verifier worker, nudged here
- * (verifierWorker.ts).
+ * in three round trips (begin and read, lock and assign, commit), the lock held for the
+ * last two. The code's offline
+ * verifier is made afterwards by the verifier worker, nudged here (verifierWorker.ts).
  */
 export function deposit(services: Services): Middleware {
   return async (ctx) => {
     const request = validate(DepositRequestSchema, await readJson(ctx));
     const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const outcome = await withPipelinedCommits(services.sql, ({ db, begin, commit }) =>
+    const outcome = await transaction(services.sql, (tx) =>
       depositParcel(
-        db,
+        tx,
         services,
         station,
         { number: request.courierNo },
         request.trackingNumber,
         at,
         { log: ctx.state.log, terminalId: ctx.state.terminal.id },
-        undefined,
-        { begin, commit },
       ),
     );
     switch (outcome.kind) {

@@ -96,10 +96,8 @@ export async function underStationLock<T>(
   tx: TransactionSql,
   stationId: string,
   statement: () => PromiseLike<T>,
-  /** Written behind the statement, e.g. its transaction's COMMIT (db/pipelined.ts). */
-  then?: () => PromiseLike<unknown>,
 ): Promise<T> {
   const locked = lockStation(tx, stationId);
-  const [, result] = await Promise.all([locked, statement(), then?.()]);
+  const [, result] = await Promise.all([locked, statement()]);
   return result;
 }

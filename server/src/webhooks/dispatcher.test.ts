@@ -131,9 +131,8 @@ describe('the webhook dispatcher', () => {
         channel: 'webhook',
         maxAttempts: 3,
         maxBackoffSeconds: 60,
-        deliver: (message: OutboxMessage<QueuedWebhook>) => {
+        deliver: async (message: OutboxMessage<QueuedWebhook>) => {
           delivered.push(message.id);
-          return Promise.resolve();
         },
       },
       createLogger('silent'),
