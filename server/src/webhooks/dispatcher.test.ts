@@ -131,8 +131,9 @@ describe('the webhook dispatcher', () => {
         channel: 'webhook',
         maxAttempts: 3,
         maxBackoffSeconds: 60,
-        deliver: async (message: OutboxMessage<QueuedWebhook>) => {
+        deliver: (message: OutboxMessage<QueuedWebhook>) => {
           delivered.push(message.id);
+          return Promise.resolve();
         },
       },
       createLogger('silent'),
