@@ -86,19 +86,18 @@ export function startWebhookDispatcher<C>(
         select id from ranked
          where rank <= ${limits.perEndpoint}
          order by rank, next_attempt_at, id
-         limit ${free}),
-      locked as materialized (
-        select id from outbox
-         where id = any(array(select id from picked))
-           and delivered_at is null and failed_at is null and next_attempt_at <= now()
-           for update skip locked)
-      -- The locked ids as one array, read once: as \`o.id in (…)\`, a planner that took a
-      -- fresh outbox for empty (no statistics yet) joined it row by row, the locking scan
-      -- again for every row: 173 ms a claim at 700 rows, quadratic in the table (issue 28).
+         limit ${free})
       update outbox o
          set attempts = o.attempts + 1,
              next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS})
-       where o.id = any(array(select id from locked))
+       -- The locked ids as one array, read once: as \`o.id in (…)\`, a generic plan made
+       -- while the outbox was vacuumed empty joined it row by row, the locking scan again
+       -- for every row: 173 ms a claim at 700 rows, quadratic in the table (issue 28).
+       where o.id = any(array(
+         select id from outbox
+          where id = any(array(select id from picked))
+            and delivered_at is null and failed_at is null and next_attempt_at <= now()
+            for update skip locked))
       returning o.id, o.organization_id, o.shipment_id, o.payload, o.attempts`;
     saturated = claimed.length === free;
     if (claimed.length === 0) return;
