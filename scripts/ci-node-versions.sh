@@ -105,11 +105,11 @@ run_on() {
 
   echo "=== Node $version: pnpm test${SKIP_ON_OTHER_LINES:+ (without $SKIP_ON_OTHER_LINES)}" >&2
   step=$SECONDS
-  if [ -n "$SKIP_ON_OTHER_LINES" ]; then
-    pnpm test --exclude "$SKIP_ON_OTHER_LINES"
-  else
-    pnpm test
-  fi
+  # Kept as well as shown: a failing line's failures are printed again after the last
+  # line's output (CI keeps only the tail of what it prints).
+  local args=()
+  if [ -n "$SKIP_ON_OTHER_LINES" ]; then args=(--exclude "$SKIP_ON_OTHER_LINES"); fi
+  pnpm test "${args[@]}" 2>&1 | tee "$work/test-$major.log"
   local tested=$((SECONDS - step))
   summary+=("node $version: $((SECONDS - start)) s here ($(cat "$dir/prepared"), tests ${tested} s)")
 }
@@ -161,6 +161,12 @@ for major in "${majors[@]}"; do
     failed+=("$major")
     echo "node $major: FAILED after $((SECONDS - started)) s" >"$work/summary-$major"
   fi
+done
+for major in "${failed[@]}"; do
+  [ -f "$work/test-$major.log" ] || continue
+  echo "=== Node $major: what failed (again, from its test output above)" >&2
+  # vitest's account of each failure, from its first failure block to its summary.
+  sed -n '/Failed Tests\|Unhandled Error\|FAIL /,/Test Files/p' "$work/test-$major.log" | head -n 300 >&2
 done
 echo "=== durations" >&2
 printf '%s\n' "${summary[0]}"
