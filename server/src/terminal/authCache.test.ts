@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { revokeTerminal, setTerminalStatus } from '../admin/commands';
+import postgres from 'postgres';
+import { unixSocketOf } from '../db/connect';
+import { createLogger } from '../logger';
 import { startServer, type RunningServer } from '../server';
-import { TerminalAuthCache, loadAll } from './authCache';
+import { TerminalAuthCache, listenForAuthChanges, loadAll } from './authCache';
 import { client, useTestServer, waitFor } from '../../test/harness';
 
 // Two server instances on one database: what one instance or an operator changes, the
@@ -102,5 +105,47 @@ describe('the replica read whole', () => {
     expect(cache.get(hashes[0]!)).toBeNull();
     for (const [i, hash] of hashes.entries())
       if (i > 0) expect(cache.get(hash)?.id).toBe(terminals[i]!.id);
+  });
+
+  it('is read once at a start and once when its listener reconnects, however many channels report it', async () => {
+    const station = await stack.station('1:S');
+    const terminal = await stack.terminal(station.code);
+    const [row] = await stack.sql<{ token_hash: Buffer }[]>`
+      select token_hash from terminals where id = ${terminal.id}`;
+    const hash = row!.token_hash.toString('base64');
+    // A client of its own, named, so that its listener can be cut and no other.
+    const { address, socketDirectory } = unixSocketOf(stack.databaseUrl);
+    const sql = postgres(address, {
+      ...(socketDirectory ? { host: socketDirectory } : {}),
+      max: 2,
+      onnotice: () => {},
+      connection: { application_name: 'auth-replica-test' },
+    });
+    const cache = new TerminalAuthCache();
+    // Every whole read ends in one swap; a read an invalidation overtook ends in none.
+    const swaps = vi.spyOn(cache, 'swap');
+    const unlisten = await listenForAuthChanges(sql, cache, createLogger('silent'));
+    try {
+      // Four channels reported their connection, and the start read the replica: one read.
+      expect(swaps).toHaveBeenCalledTimes(1);
+      expect(swaps.mock.results[0]!.value).toBe(true);
+      expect(cache.get(hash)?.id).toBe(terminal.id);
+
+      // The listener's connection cut: it reconnects, all four channels report it (each
+      // forgetting the replica, which may have missed a change), and it is read once more.
+      await stack.sql`
+        select pg_terminate_backend(pid) from pg_stat_activity
+         where application_name = 'auth-replica-test' and query like 'listen %'`;
+      await expect.poll(() => swaps.mock.calls.length).toBe(2);
+      await expect.poll(() => cache.isComplete).toBe(true);
+      expect(swaps.mock.results.map((r) => r.value)).toEqual([true, true]);
+      expect(cache.get(hash)?.id).toBe(terminal.id);
+      // Settled: no further read was left running.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(swaps).toHaveBeenCalledTimes(2);
+    } finally {
+      await unlisten();
+      await sql.end();
+    }
   });
 });
