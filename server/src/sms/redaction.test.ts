@@ -127,7 +127,7 @@ describe('pickup codes in stored SMS', () => {
     });
     expect(row!.attempts).toBe(100);
     expect(row!.delivered_at).toBeNull();
-    expect(row!.last_error).toMatch(/fetch failed|SMS provider/);
+    expect(row!.last_error).toMatch(/ECONNREFUSED|SMS provider/);
     expect(row!.payload.text).toContain('********');
     expect(row!.payload.text).not.toMatch(CODE);
     // The parcel still awaits its recipient: the code on record is gone, the hash is not.

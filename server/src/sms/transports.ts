@@ -1,5 +1,6 @@
 import { appendFile } from 'node:fs/promises';
 import type { TwilioSettings } from '../config';
+import { keptAgents, post } from '../http/post';
 
 export interface SmsMessage {
   to: string;
@@ -50,18 +51,19 @@ function twilioTransport(settings: TwilioSettings | undefined): SmsTransport {
     );
   }
   const { accountSid: sid, authToken: token, from, baseUrl: base } = settings;
-  const url = `${base}/2010-04-01/Accounts/${encodeURIComponent(sid)}/Messages.json`;
+  const url = new URL(`${base}/2010-04-01/Accounts/${encodeURIComponent(sid)}/Messages.json`);
   const auth = 'Basic ' + Buffer.from(`${sid}:${token}`).toString('base64');
+  const agents = keptAgents();
   return {
     name: 'twilio',
     send: async (m) => {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ To: m.to, From: from, Body: m.text }),
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (!response.ok) throw new Error(`SMS provider answered ${response.status}`);
+      const { status } = await post(
+        url,
+        { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+        new URLSearchParams({ To: m.to, From: from, Body: m.text }).toString(),
+        { agents, connectTimeoutMs: 3000, totalTimeoutMs: 10_000 },
+      );
+      if (status < 200 || status > 299) throw new Error(`SMS provider answered ${status}`);
     },
   };
 }

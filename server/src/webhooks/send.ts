@@ -1,7 +1,8 @@
-import http from 'node:http';
-import https from 'node:https';
-import { isIP, type LookupFunction, type Socket } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { keptAgents, post, type PostOptions } from '../http/post';
 import { bareHost, checkedAddresses, type DestinationPolicy } from './address';
+
+export { SendTimeout } from '../http/post';
 
 export interface SendOptions {
   destination: DestinationPolicy;
@@ -15,22 +16,14 @@ export const DEFAULT_SEND_TIMEOUTS = { connectTimeoutMs: 3000, totalTimeoutMs: 1
 
 // Connections are kept for the next delivery to the same endpoint; each was opened to an
 // address checked when it was opened, under one policy: each policy has its own.
-const agentsOf = new WeakMap<DestinationPolicy, { 'http:': http.Agent; 'https:': https.Agent }>();
-function agents(policy: DestinationPolicy) {
+const agentsOf = new WeakMap<DestinationPolicy, PostOptions['agents']>();
+function agents(policy: DestinationPolicy): PostOptions['agents'] {
   let found = agentsOf.get(policy);
   if (!found) {
-    found = {
-      'http:': new http.Agent({ keepAlive: true }),
-      'https:': new https.Agent({ keepAlive: true }),
-    };
+    found = keptAgents();
     agentsOf.set(policy, found);
   }
   return found;
-}
-
-/** A delivery that did not get an answer in time: what a hanging receiver costs at most. */
-export class SendTimeout extends Error {
-  override name = 'SendTimeout';
 }
 
 /**
@@ -60,44 +53,12 @@ export async function postWebhook(
       (error: NodeJS.ErrnoException) => callback(error, ''),
     );
   };
-  const protocol = url.protocol === 'https:' ? 'https:' : 'http:';
-  return new Promise((resolve, reject) => {
-    const request = (protocol === 'https:' ? https : http).request(url, {
-      method: 'POST',
-      agent: agents(options.destination)[protocol],
-      lookup,
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-    });
-    const fail = (error: Error) => {
-      clearTimeout(connectTimer);
-      clearTimeout(totalTimer);
-      request.destroy();
-      reject(error);
-    };
-    const connectTimer = setTimeout(
-      () => fail(new SendTimeout(`no connection within ${options.connectTimeoutMs} ms`)),
-      options.connectTimeoutMs,
-    );
-    const totalTimer = setTimeout(
-      () => fail(new SendTimeout(`no answer within ${options.totalTimeoutMs} ms`)),
-      options.totalTimeoutMs,
-    );
-    request.on('socket', (socket: Socket) => {
-      // A kept connection is open already; a new one says when it is.
-      if (!socket.connecting) clearTimeout(connectTimer);
-      else socket.once('connect', () => clearTimeout(connectTimer));
-    });
-    request.on('response', (response) => {
-      clearTimeout(connectTimer);
-      response.on('error', fail);
-      response.on('end', () => {
-        clearTimeout(totalTimer);
-        const retryAfter = response.headers['retry-after'];
-        resolve({ status: response.statusCode ?? 0, retryAfter });
-      });
-      response.resume();
-    });
-    request.on('error', fail);
-    request.end(body);
+  const answer = await post(url, headers, body, {
+    agents: agents(options.destination),
+    lookup,
+    connectTimeoutMs: options.connectTimeoutMs,
+    totalTimeoutMs: options.totalTimeoutMs,
   });
+  const retryAfter = answer.headers['retry-after'];
+  return { status: answer.status, retryAfter };
 }
