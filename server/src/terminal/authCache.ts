@@ -237,11 +237,12 @@ export async function listenForAuthChanges(
   log: Logger,
 ): Promise<() => Promise<void>> {
   // A (re)connected listener may have missed notifications: the replica is read again.
-  // One read at a time: each of the four channels reports its (re)connection, and a start
-  // reads the replica besides. Five whole reads at every start (four of them given up at
-  // their end) left ≈200 MB for the first full collection, whose pause was the peak hour's
-  // one stall (issue 28). A read asked for during another is that read, and is read again
-  // only if the replica did not come out whole (an invalidation after its last try).
+  // One read at a time: each of the four channels reports its reconnection. Five whole
+  // reads at every start (each channel's first LISTEN reported as a connection, and the
+  // start's own read; four given up at their end) left ≈200 MB for the first full
+  // collection, whose pause was the peak hour's one stall (issue 28). A read asked for
+  // during another is that read, and is read again only if the replica did not come out
+  // whole (an invalidation after its last try).
   let reading: Promise<void> | undefined;
   let asked = false;
   const readReplica = async () => {
@@ -257,7 +258,12 @@ export async function listenForAuthChanges(
     reading ??= readReplica().finally(() => (reading = undefined));
     return reading;
   };
+  // postgres.js reports a channel's first LISTEN too: the start's own read, once all four
+  // listen, covers those. Only a reconnection (the listener's connection lost and its
+  // channels listened to again) can have missed a change.
+  let subscribed = false;
   const onConnect = () => {
+    if (!subscribed) return;
     cache.invalidate('*');
     void reload();
   };
@@ -274,6 +280,7 @@ export async function listenForAuthChanges(
       onConnect,
     ),
   ]);
+  subscribed = true;
   // Subscribed first, so no change between the read and the subscription is missed.
   await reload();
   const timer = setInterval(() => void reload(), RELOAD_MS);
