@@ -146,4 +146,50 @@ describe('the replica read whole', () => {
       await sql.end();
     }
   });
+
+  it('is read again soon after a read that failed, and no more once it is whole or closed', async () => {
+    const station = await stack.station('1:S');
+    const terminal = await stack.terminal(station.code);
+    const [row] = await stack.sql<{ token_hash: Buffer }[]>`
+      select token_hash from terminals where id = ${terminal.id}`;
+    const hash = row!.token_hash.toString('base64');
+    const cache = new TerminalAuthCache();
+    // The first two reads fail (the database out of reach), the third reads it.
+    let loads = 0;
+    const unlisten = await listenForAuthChanges(stack.sql, cache, createLogger('silent'), {
+      retryMs: 20,
+      load: async (sql, into) => {
+        if (++loads <= 2) throw new Error('connection refused');
+        return loadAll(sql, into);
+      },
+    });
+    try {
+      // The start waited for one try, not for the replica: it is not whole yet, and a
+      // terminal it lacks is not taken for one that does not exist.
+      expect(loads).toBe(1);
+      expect(cache.isComplete).toBe(false);
+      expect(cache.get(hash)).toBeUndefined();
+      // Read again within a second (not at the five-minute safety net), whole.
+      await expect.poll(() => cache.isComplete && cache.get(hash)?.id).toBe(terminal.id);
+      expect(loads).toBe(3);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(loads).toBe(3);
+    } finally {
+      await unlisten();
+    }
+
+    // A replica that cannot be read is tried again until its listener is closed.
+    const failing = new TerminalAuthCache();
+    let tries = 0;
+    const close = await listenForAuthChanges(stack.sql, failing, createLogger('silent'), {
+      retryMs: 10,
+      load: () => Promise.reject(new Error('connection refused')).finally(() => tries++),
+    });
+    await expect.poll(() => tries).toBeGreaterThanOrEqual(3);
+    await close();
+    const after = tries;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(tries).toBe(after);
+    expect(failing.isComplete).toBe(false);
+  });
 });

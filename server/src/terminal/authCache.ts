@@ -7,6 +7,9 @@ import { readTerminals, type AuthenticatedTerminal } from './auth';
 // often in case one was lost. Each read of 28,000 terminals costs the event loop ≈0.3 s
 // of CPU in small pieces; every minute, that was a tail of the peak hour (issue 28).
 const RELOAD_MS = 300_000;
+/** A failed read of the replica is tried again after 1 s, 2 s, 4 s … at most 30 s. */
+const READ_RETRY_MS = 1_000;
+const READ_RETRY_MAX_MS = 30_000;
 const MAX_ENTRIES = 200_000;
 
 /** What a lookup found: a terminal, or `null` for a hash no live terminal has. */
@@ -235,7 +238,15 @@ export async function listenForAuthChanges(
   sql: Sql,
   cache: TerminalAuthCache,
   log: Logger,
+  options: {
+    /** How the replica is read (tests count and fail reads through it). */
+    load?: (sql: Sql, cache: TerminalAuthCache) => Promise<boolean>;
+    /** The first wait before a failed read is tried again; doubled up to 30 s. */
+    retryMs?: number;
+  } = {},
 ): Promise<() => Promise<void>> {
+  const load = options.load ?? loadAll;
+  const retryMs = options.retryMs ?? READ_RETRY_MS;
   // A (re)connected listener may have missed notifications: the replica is read again.
   // One read at a time: each of the four channels reports its reconnection. Five whole
   // reads at every start (each channel's first LISTEN reported as a connection, and the
@@ -243,15 +254,39 @@ export async function listenForAuthChanges(
   // collection, whose pause was the peak hour's one stall (issue 28). A read asked for
   // during another is that read, and is read again only if the replica did not come out
   // whole (an invalidation after its last try).
+  //
+  // A read that failed (the database unreachable, or changes overtaking each of its tries)
+  // is tried again soon, not at the next safety-net reload: answers stay right meanwhile
+  // (a terminal the replica lacks is read from the database), but each costs a query, at
+  // the moment (a reconnection, a busy hour) the replica is there to spare them.
   let reading: Promise<void> | undefined;
   let asked = false;
+  let closed = false;
+  let wake: (() => void) | undefined;
+  let tried: (() => void) | undefined;
+  // A wait that closing cuts short.
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, ms).unref();
+    }).finally(() => (wake = undefined));
   const readReplica = async () => {
-    do {
+    for (let failures = 0; !closed;) {
       asked = false;
-      await loadAll(sql, cache).catch((error: unknown) =>
-        log.warn({ err: error }, 'could not read the terminals for the auth replica; retrying'),
-      );
-    } while (asked && !cache.isComplete);
+      const read = await load(sql, cache).catch((error: unknown) => {
+        log.warn({ err: error }, 'could not read the terminals for the auth replica');
+        return false;
+      });
+      tried?.();
+      if (read) {
+        if (!(asked && !cache.isComplete)) return;
+        failures = 0;
+      } else {
+        const wait = Math.min(retryMs * 2 ** failures++, READ_RETRY_MAX_MS);
+        log.warn({ retryInMs: wait }, 'the auth replica is not whole; reading it again');
+        await pause(wait);
+      }
+    }
   };
   const reload = (): Promise<void> => {
     asked = true;
@@ -281,13 +316,20 @@ export async function listenForAuthChanges(
     ),
   ]);
   subscribed = true;
-  // Subscribed first, so no change between the read and the subscription is missed.
-  await reload();
+  // Subscribed first, so no change between the read and the subscription is missed. The
+  // start waits for one try; a replica not whole after it is read again meanwhile.
+  await new Promise<void>((resolve) => {
+    tried = resolve;
+    void reload();
+  });
+  tried = undefined;
   const timer = setInterval(() => void reload(), RELOAD_MS);
   timer.unref();
   log.debug('listening for terminal and station changes');
   return async () => {
+    closed = true;
     clearInterval(timer);
+    wake?.();
     await Promise.all(subscriptions.map((s) => s.unlisten()));
   };
 }
