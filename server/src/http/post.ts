@@ -75,7 +75,22 @@ export function post(
       });
       response.resume();
     });
-    request.on('error', fail);
+    request.on('error', (error) => fail(described(error)));
     request.end(body);
+  });
+}
+
+/**
+ * A name with several addresses, every one refused, fails with Node's AggregateError (the
+ * addresses tried one after another), whose message is empty: the log and the outbox's
+ * `last_error` would say nothing. Its addresses' errors are its message.
+ */
+function described(error: Error): Error {
+  if (!(error instanceof AggregateError) || error.message) return error;
+  const causes = (error.errors as unknown[]).map((e) =>
+    e instanceof Error ? e.message : String(e),
+  );
+  return Object.assign(new Error(causes.join('; ') || 'connection failed', { cause: error }), {
+    code: (error as NodeJS.ErrnoException).code,
   });
 }
