@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export interface Delivery {
   headers: Record<string, string>;
@@ -69,4 +69,24 @@ export function useWebhookReceiver(): WebhookReceiver {
     if ('close' in hook) await hook.close();
   });
   return hook;
+}
+
+/**
+ * Loopback HTTP servers a test makes (a provider, a receiver), each closed with its kept
+ * connections after the test.
+ */
+export function loopbackServers() {
+  const open: http.Server[] = [];
+  afterEach(async () => {
+    for (const server of open.splice(0)) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+  return async (handler: http.RequestListener) => {
+    const server = http.createServer(handler);
+    open.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  };
 }

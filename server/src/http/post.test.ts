@@ -1,15 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo, LookupFunction } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { LookupFunction } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { loopbackServers } from '../../test/receiver';
 import { SendTimeout, keptAgents, post } from './post';
 
-let server: http.Server | undefined;
-afterEach(async () => {
-  if (!server) return;
-  server.closeAllConnections();
-  await new Promise((resolve) => server!.close(resolve));
-  server = undefined;
-});
+const loopback = loopbackServers();
 
 const options = (more: { lookup?: LookupFunction; totalTimeoutMs?: number } = {}) => ({
   agents: keptAgents(),
@@ -21,7 +15,7 @@ const options = (more: { lookup?: LookupFunction; totalTimeoutMs?: number } = {}
 /** A receiver that answers `status` with a body, or never when `status` is 0. */
 async function receiver(status: number) {
   const events = { connections: 0, closed: 0 };
-  server = http.createServer((req, res) => {
+  const { server, url } = await loopback((req, res) => {
     req.resume();
     req.on('end', () => {
       if (status) res.writeHead(status, { 'content-type': 'text/plain' }).end('x'.repeat(50_000));
@@ -31,9 +25,7 @@ async function receiver(status: number) {
     events.connections++;
     socket.on('close', () => events.closed++);
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/in`);
-  return { url, events };
+  return { server, url: new URL(`${url}/in`), events };
 }
 
 describe('post', () => {
@@ -55,9 +47,8 @@ describe('post', () => {
 
   it('says which addresses refused when a name has several and every one does', async () => {
     // A port nothing listens on: the receiver's, once it is closed.
-    const { url } = await receiver(200);
-    await new Promise((resolve) => server!.close(resolve));
-    server = undefined;
+    const { server, url } = await receiver(200);
+    await new Promise((resolve) => server.close(resolve));
     const twoAddresses: LookupFunction = (_host, lookupOptions, callback) => {
       if (lookupOptions.all)
         (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [

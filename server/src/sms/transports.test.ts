@@ -1,21 +1,14 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { loopbackServers } from '../../test/receiver';
 import { smsTransportFrom } from './transports';
 
-let server: http.Server | undefined;
-afterEach(async () => {
-  if (!server) return;
-  server.closeAllConnections();
-  await new Promise((resolve) => server!.close(resolve));
-  server = undefined;
-});
+const loopback = loopbackServers();
 
 /** Twilio's Messages API as far as the transport uses it; answers `status` each time. */
 async function provider(status: () => number) {
   const seen: { path: string; authorization?: string; form: URLSearchParams }[] = [];
   let connections = 0;
-  server = http.createServer((req, res) => {
+  const { server, url } = await loopback((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
@@ -28,8 +21,6 @@ async function provider(status: () => number) {
     });
   });
   server.on('connection', () => connections++);
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, seen, connections: () => connections };
 }
 

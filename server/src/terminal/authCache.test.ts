@@ -26,6 +26,13 @@ afterAll(async () => {
   await second.close();
 });
 
+/** The key the replica holds a terminal under: its token's hash. */
+async function tokenHashOf(terminalId: string) {
+  const [row] = await stack.sql<{ token_hash: Buffer }[]>`
+    select token_hash from terminals where id = ${terminalId}`;
+  return row!.token_hash.toString('base64');
+}
+
 describe('terminal authentication cache', () => {
   it('refuses a revoked token on every instance once the revocation commits', async () => {
     const station = await stack.station('1:S');
@@ -81,12 +88,7 @@ describe('the replica read whole', () => {
     const station = await stack.station('1:S');
     const terminals = [];
     for (let i = 0; i < 5; i++) terminals.push(await stack.terminal(station.code));
-    const hashOf = async (id: string) => {
-      const [row] = await stack.sql<{ token_hash: Buffer }[]>`
-        select token_hash from terminals where id = ${id}`;
-      return row!.token_hash.toString('base64');
-    };
-    const hashes = await Promise.all(terminals.map((t) => hashOf(t.id)));
+    const hashes = await Promise.all(terminals.map((t) => tokenHashOf(t.id)));
     const cache = new TerminalAuthCache();
     expect(await loadAll(stack.sql, cache, 2)).toBe(true);
     expect(cache.isComplete).toBe(true);
@@ -110,9 +112,7 @@ describe('the replica read whole', () => {
   it('is read once at a start, and whole again when its listener reconnects', async () => {
     const station = await stack.station('1:S');
     const terminal = await stack.terminal(station.code);
-    const [row] = await stack.sql<{ token_hash: Buffer }[]>`
-      select token_hash from terminals where id = ${terminal.id}`;
-    const hash = row!.token_hash.toString('base64');
+    const hash = await tokenHashOf(terminal.id);
     // A client of its own, named, so that its listener can be cut and no other.
     const { address, socketDirectory } = unixSocketOf(stack.databaseUrl);
     const sql = postgres(address, {
@@ -150,9 +150,7 @@ describe('the replica read whole', () => {
   it('is read again soon after a read that failed, and no more once it is whole or closed', async () => {
     const station = await stack.station('1:S');
     const terminal = await stack.terminal(station.code);
-    const [row] = await stack.sql<{ token_hash: Buffer }[]>`
-      select token_hash from terminals where id = ${terminal.id}`;
-    const hash = row!.token_hash.toString('base64');
+    const hash = await tokenHashOf(terminal.id);
     const cache = new TerminalAuthCache();
     // The first two reads fail (the database out of reach), the third reads it.
     let loads = 0;
