@@ -13,6 +13,9 @@ export interface PostOptions {
   totalTimeoutMs: number;
 }
 
+/** What a receiver (a merchant's endpoint, the SMS provider) is given unless told otherwise. */
+export const DEFAULT_POST_TIMEOUTS = { connectTimeoutMs: 3000, totalTimeoutMs: 10_000 };
+
 /** Keep-alive agents for one kind of destination. */
 export function keptAgents(): PostOptions['agents'] {
   return {

@@ -1,6 +1,6 @@
 import { appendFile } from 'node:fs/promises';
 import type { TwilioSettings } from '../config';
-import { keptAgents, post } from '../http/post';
+import { DEFAULT_POST_TIMEOUTS, keptAgents, post } from '../http/post';
 
 export interface SmsMessage {
   to: string;
@@ -61,7 +61,7 @@ function twilioTransport(settings: TwilioSettings | undefined): SmsTransport {
         url,
         { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
         new URLSearchParams({ To: m.to, From: from, Body: m.text }).toString(),
-        { agents, connectTimeoutMs: 3000, totalTimeoutMs: 10_000 },
+        { agents, ...DEFAULT_POST_TIMEOUTS },
       );
       if (status < 200 || status > 299) throw new Error(`SMS provider answered ${status}`);
     },

@@ -3,7 +3,8 @@ import { DeliveryError, type ChannelPolicy } from '../outbox/outbox';
 import { RefusedDestination } from './address';
 import type { QueuedWebhook } from './events';
 import { openSecret, UnknownSecretKey, type Keyring } from './secretKeys';
-import { DEFAULT_SEND_TIMEOUTS, postWebhook, type SendOptions } from './send';
+import { DEFAULT_POST_TIMEOUTS } from '../http/post';
+import { postWebhook, type SendOptions } from './send';
 import { HEADERS, signatureHeader } from './signature';
 
 /**
@@ -97,7 +98,7 @@ export function webhookChannel(
   options: Pick<SendOptions, 'destination'> & Partial<SendOptions> & { keyring: Keyring },
 ): ChannelPolicy<QueuedWebhook, Map<string, Target>> {
   const { keyring, ...sendOptions } = options;
-  const send: SendOptions = { ...DEFAULT_SEND_TIMEOUTS, ...sendOptions };
+  const send: SendOptions = { ...DEFAULT_POST_TIMEOUTS, ...sendOptions };
   /** The secrets in force, opened; a key the keyring lacks fails the attempt, retried. */
   const secretsOf = (endpointId: string, target: Target): string[] => {
     try {

@@ -2,17 +2,11 @@ import { isIP, type LookupFunction } from 'node:net';
 import { keptAgents, post, type PostOptions } from '../http/post';
 import { bareHost, checkedAddresses, type DestinationPolicy } from './address';
 
-export { SendTimeout } from '../http/post';
-
-export interface SendOptions {
-  destination: DestinationPolicy;
-  /** From the request to an open connection (the name's resolution included). */
-  connectTimeoutMs: number;
-  /** From the request to the whole answer. */
-  totalTimeoutMs: number;
-}
-
-export const DEFAULT_SEND_TIMEOUTS = { connectTimeoutMs: 3000, totalTimeoutMs: 10_000 };
+/** Where a delivery may connect, and its timeouts (`PostOptions`). */
+export type SendOptions = { destination: DestinationPolicy } & Pick<
+  PostOptions,
+  'connectTimeoutMs' | 'totalTimeoutMs'
+>;
 
 // Connections are kept for the next delivery to the same endpoint; each was opened to an
 // address checked when it was opened, under one policy: each policy has its own.
