@@ -69,9 +69,13 @@ prepare() {
     # (node-addon-api for the serial bindings' binding.gyp) resolve from where it lies.
     mkdir -p "$dir/src-$i"
     tar -C "${native[$i]}" --exclude=./build --exclude=./node_modules -cf - . | tar -xf - -C "$dir/src-$i"
+    # At -O1, not the packages' -O3: these builds exist to prove that each line loads and
+    # runs the addons' code (its ABI, its V8 and N-API calls), not to make SQLite fast, and
+    # SQLite's amalgamation at -O3 is 130 s of a core on this box, 63 s at -O1; make appends
+    # the environment's flags after gyp's, so the last -O is this one.
     (
       cd "$dir/src-$i"
-      NODE_PATH="${resolve_from[$i]}" npm_config_nodedir="$dir/runtime" \
+      CFLAGS=-O1 CXXFLAGS=-O1 NODE_PATH="${resolve_from[$i]}" npm_config_nodedir="$dir/runtime" \
         node "$gyp" rebuild --release --nodedir="$dir/runtime" >"$dir/build-$i.log" 2>&1 ||
         { cat "$dir/build-$i.log" >&2 && exit 1; }
     ) &

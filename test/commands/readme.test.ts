@@ -3,11 +3,12 @@
  * practice port 4001 swapped for a free one), checked against what the README says it does.
  * `pnpm start` and `pnpm test` run from a private clone in rootClone.test.ts.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, runAdmin } from '@locker/server';
 import { useTestServer, waitFor } from '@locker/server/testing';
@@ -405,6 +406,29 @@ describe.concurrent('README commands, run as printed', () => {
     const ci = readFileSync(path.join(REPO_ROOT, '.ci/run'), 'utf8').split('\n');
     for (const command of ['pnpm lint', 'pnpm typecheck'])
       expect(ci.filter((line) => line.startsWith(`${command} `)).length, command).toBe(1);
+  });
+
+  it('pnpm typecheck: every TypeScript file in the repository is in one of its tsconfigs', () => {
+    // The root tsconfig holds only what no package does; a folder a package's tsconfig
+    // leaves out (a new one beside src/) would be checked by nothing.
+    const configs = ['.', 'shared', 'server', 'lock-driver', 'kiosk', 'console', 'test'];
+    const checked = new Set<string>();
+    for (const dir of configs) {
+      const file = path.join(REPO_ROOT, dir, 'tsconfig.json');
+      const parsed = ts.getParsedCommandLineOfConfigFile(file, {}, {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (d) => {
+          throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+        },
+      });
+      for (const name of parsed?.fileNames ?? []) checked.add(path.relative(REPO_ROOT, name));
+    }
+    const tracked = execFileSync('git', ['ls-files', '*.ts', '*.tsx'], { cwd: REPO_ROOT })
+      .toString()
+      .split('\n')
+      .filter(Boolean);
+    expect(tracked.length).toBeGreaterThan(300);
+    expect(tracked.filter((file) => !checked.has(file))).toEqual([]);
   });
 
   it('the kiosk browser host: names the missing configuration file', async () => {
