@@ -1,4 +1,5 @@
 import type { Language } from '@locker/shared';
+import { pluralForm } from '../domain/plural';
 import type { Context, Middleware } from 'koa';
 import type { ServerConfig } from '../config';
 import { extendStorageNow } from '../capacity/extend';
@@ -12,7 +13,7 @@ import { escape, pageHeaders, answerGone, answerPeople } from './html';
 
 /** "48 hours" in each language, as the page's offer and its button say it. */
 function hoursOf(language: Language, hours: number): string {
-  const form = new Intl.PluralRules(language).select(hours);
+  const form = pluralForm(language, hours);
   switch (language) {
     case 'en':
       return `${hours} ${form === 'one' ? 'hour' : 'hours'}`;

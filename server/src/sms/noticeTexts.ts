@@ -1,4 +1,5 @@
 import type { Language } from '@locker/shared';
+import { pluralForm } from '../domain/plural';
 
 export interface NoticeFacts {
   firstName: string;
@@ -8,7 +9,7 @@ export interface NoticeFacts {
 
 /** "in 24 hours" as each language says it before a deadline. */
 function inHours(language: Language, hours: number): string {
-  const form = new Intl.PluralRules(language).select(hours);
+  const form = pluralForm(language, hours);
   switch (language) {
     case 'en':
       return `in ${hours} ${form === 'one' ? 'hour' : 'hours'}`;

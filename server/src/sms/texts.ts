@@ -1,4 +1,5 @@
 import type { Language } from '@locker/shared';
+import { pluralForm } from '../domain/plural';
 
 export interface PickupSmsFacts {
   firstName: string;
@@ -12,7 +13,7 @@ export interface PickupSmsFacts {
 
 /** "72 hours" in the grammatical case each sentence below needs. */
 function hoursPhrase(language: Language, hours: number): string {
-  const form = new Intl.PluralRules(language).select(hours);
+  const form = pluralForm(language, hours);
   switch (language) {
     case 'en':
       return `${hours} ${form === 'one' ? 'hour' : 'hours'}`;
