@@ -415,12 +415,16 @@ describe.concurrent('README commands, run as printed', () => {
     const checked = new Set<string>();
     for (const dir of configs) {
       const file = path.join(REPO_ROOT, dir, 'tsconfig.json');
-      const parsed = ts.getParsedCommandLineOfConfigFile(file, {}, {
-        ...ts.sys,
-        onUnRecoverableConfigFileDiagnostic: (d) => {
-          throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      const parsed = ts.getParsedCommandLineOfConfigFile(
+        file,
+        {},
+        {
+          ...ts.sys,
+          onUnRecoverableConfigFileDiagnostic: (d) => {
+            throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+          },
         },
-      });
+      );
       for (const name of parsed?.fileNames ?? []) checked.add(path.relative(REPO_ROOT, name));
     }
     const tracked = execFileSync('git', ['ls-files', '*.ts', '*.tsx'], { cwd: REPO_ROOT })
