@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../test/databases';
@@ -101,55 +102,65 @@ describe('postgres.js transactions, pipelined', () => {
 // steady load never is, so its array grew by one slot a query and every move of a
 // connection searched all of it (patched: the head is cut off once it is half the array).
 describe("postgres.js's connection queues", () => {
-  const queueModule = path.join(
-    path.dirname(createRequire(import.meta.url).resolve('postgres')),
-    'queue.js',
-  );
   type Queue<T> = { length: number; push(x: T): T; shift(): T | undefined; remove(x: T): T | null };
   interface Connection {
     id: number;
     queue: Queue<Connection>;
   }
-  const Queue = createRequire(import.meta.url)(queueModule) as () => Queue<Connection>;
+  // Both copies: CommonJS (what require loads) and the ES module the server imports.
+  const root = path.resolve(
+    path.dirname(createRequire(import.meta.url).resolve('postgres')),
+    '../..',
+  );
+  const copies = ['cjs/src/queue.js', 'src/queue.js'];
 
-  it('stay as long as what they hold, and first in first out, through a pool’s moves', () => {
-    const idle = Queue();
-    const busy = Queue();
-    const connections = Array.from({ length: 20 }, (_, id): Connection => ({ id, queue: idle }));
-    for (const c of connections) idle.push(c);
-    const move = (c: Connection, to: Queue<Connection>) => {
-      c.queue.remove(c);
-      to.push(c);
-      c.queue = to;
-    };
-    // The longest array any queue searched (Array.prototype.indexOf, which remove uses).
-    let longest = 0;
-    const indexOf = Array.prototype.indexOf;
-    Array.prototype.indexOf = function (this: unknown[], ...args: [unknown, number?]) {
-      longest = Math.max(longest, this.length);
-      return indexOf.apply(this, args);
-    };
-    const order: number[] = [];
-    try {
-      // As the pool does per query: take the first idle connection, mark it busy, and
-      // put it back at the end of the idle queue when its query is done.
-      for (let query = 0; query < 50_000; query++) {
-        const c = idle.shift()!;
-        if (query >= 49_980) order.push(c.id);
-        move(c, busy);
-        move(c, idle);
+  it.each(copies)(
+    '%s: stay as long as what they hold, and first in first out, through a pool’s moves',
+    async (copy) => {
+      const loaded = (await import(pathToFileURL(path.join(root, copy)).href)) as {
+        default: () => Queue<Connection>;
+      };
+      const Queue = loaded.default;
+      const idle = Queue();
+      const busy = Queue();
+      const connections = Array.from({ length: 20 }, (_, id): Connection => ({ id, queue: idle }));
+      for (const c of connections) idle.push(c);
+      const move = (c: Connection, to: Queue<Connection>) => {
+        c.queue.remove(c);
+        to.push(c);
+        c.queue = to;
+      };
+      // The longest array any queue searched (Array.prototype.indexOf, which remove uses).
+      let longest = 0;
+      const indexOf = Array.prototype.indexOf;
+      Array.prototype.indexOf = function (this: unknown[], ...args: [unknown, number?]) {
+        longest = Math.max(longest, this.length);
+        return indexOf.apply(this, args);
+      };
+      const order: number[] = [];
+      try {
+        // As the pool does per query: take the first idle connection, mark it busy, and
+        // put it back at the end of the idle queue when its query is done.
+        for (let query = 0; query < 50_000; query++) {
+          const c = idle.shift()!;
+          if (query >= 49_980) order.push(c.id);
+          move(c, busy);
+          move(c, idle);
+        }
+      } finally {
+        Array.prototype.indexOf = indexOf;
       }
-    } finally {
-      Array.prototype.indexOf = indexOf;
-    }
-    expect(longest).toBeLessThanOrEqual(2 * 20 + 32);
-    // Round robin, each connection once in every 20 queries.
-    expect(order).toEqual(Array.from({ length: 20 }, (_, i) => (49_980 + i) % 20));
-    expect([idle.length, busy.length]).toEqual([20, 0]);
-    // Emptied by shifts, one past the end too, and used again.
-    for (let i = 0; i < 21; i++) idle.shift();
-    expect(idle.length).toBe(0);
-    idle.push(connections[3]!);
-    expect([idle.length, idle.shift()?.id, idle.length]).toEqual([1, 3, 0]);
-  });
+      // Searched at all (remove still finds by indexOf), and never far.
+      expect(longest).toBeGreaterThan(0);
+      expect(longest).toBeLessThanOrEqual(2 * 20 + 32);
+      // Round robin, each connection once in every 20 queries.
+      expect(order).toEqual(Array.from({ length: 20 }, (_, i) => (49_980 + i) % 20));
+      expect([idle.length, busy.length]).toEqual([20, 0]);
+      // Emptied by shifts, one past the end too, and used again.
+      for (let i = 0; i < 21; i++) idle.shift();
+      expect(idle.length).toBe(0);
+      idle.push(connections[3]!);
+      expect([idle.length, idle.shift()?.id, idle.length]).toEqual([1, 3, 0]);
+    },
+  );
 });

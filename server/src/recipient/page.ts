@@ -17,8 +17,6 @@ import { recipientRateLimit } from './rateLimit';
 // (extend.ts). Never cached, never indexed, no referrer; the request log never shows the
 // token (http/requestLog.ts).
 
-/** The page's address for a link token, under PUBLIC_URL. */
-
 // An Intl.DateTimeFormat costs ≈140 µs to make: one a locale, kept.
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 function dateFormat(locale: string): Intl.DateTimeFormat {
@@ -30,6 +28,8 @@ function dateFormat(locale: string): Intl.DateTimeFormat {
     );
   return format;
 }
+
+/** The page's address for a link token, under PUBLIC_URL. */
 export function recipientPageUrl(config: Pick<ServerConfig, 'publicUrl'>, token: string): string {
   return `${config.publicUrl ?? 'http://localhost:8080'}/p/${token}`;
 }
