@@ -1,5 +1,5 @@
 import type { Language } from '@locker/shared';
-import { pluralForm } from '../domain/plural';
+import { pluralForm } from '../domain/intl';
 import type { Context, Middleware } from 'koa';
 import type { ServerConfig } from '../config';
 import { extendStorageNow } from '../capacity/extend';

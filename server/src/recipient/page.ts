@@ -9,6 +9,7 @@ import type { Services } from '../services';
 import { extendFromPage, extensionSection } from './extend';
 import { answerGone, escape, page, pageHeaders } from './html';
 import { recipientRateLimit } from './rateLimit';
+import { fullDateTimeFormat } from '../domain/intl';
 
 // The recipient's page (docs/decisions.md, "Pickup without typing"): the pickup SMS links
 // here. No login: the link is the key, unguessable, and it dies with the parcel's code.
@@ -16,18 +17,6 @@ import { recipientRateLimit } from './rateLimit';
 // code as a QR code the kiosk's camera reads, and the parcel's one storage extension
 // (extend.ts). Never cached, never indexed, no referrer; the request log never shows the
 // token (http/requestLog.ts).
-
-// An Intl.DateTimeFormat costs ≈140 µs to make: one a locale, kept.
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function dateFormat(locale: string): Intl.DateTimeFormat {
-  let format = dateFormats.get(locale);
-  if (!format)
-    dateFormats.set(
-      locale,
-      (format = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' })),
-    );
-  return format;
-}
 
 /** The page's address for a link token, under PUBLIC_URL. */
 export function recipientPageUrl(config: Pick<ServerConfig, 'publicUrl'>, token: string): string {
@@ -144,7 +133,7 @@ function recipientPage({ sql }: Services): Middleware {
     const t = TEXTS[lang];
     // Serbian in Latin script, as the page's texts (Intl's plain `sr` is Cyrillic).
     const locale = lang === 'sr' ? 'sr-Latn' : lang;
-    const when = dateFormat(locale);
+    const when = fullDateTimeFormat(locale);
     const qr = await QRCode.toString(code, {
       type: 'svg',
       errorCorrectionLevel: 'M',

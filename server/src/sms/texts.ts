@@ -1,5 +1,5 @@
 import type { Language } from '@locker/shared';
-import { pluralForm } from '../domain/plural';
+import { pluralForm } from '../domain/intl';
 
 export interface PickupSmsFacts {
   firstName: string;

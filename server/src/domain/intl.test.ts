@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pluralForm } from './plural';
+import { pluralForm } from './intl';
 
 describe('pluralForm', () => {
   it('answers each language’s CLDR category, the same when asked again', () => {
