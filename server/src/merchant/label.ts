@@ -1,63 +1,41 @@
-import bwipjs from 'bwip-js/node';
-import * as fontkit from 'fontkit';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import PDFDocument from 'pdfkit';
-import type { ShipmentView } from '../shipments/view';
-import { withGlyphCache } from './glyphCache';
+import {
+  FONTS,
+  FOOT,
+  MARGIN,
+  MM,
+  PDF_PAGES,
+  SANDBOX_BAND,
+  SANDBOX_HEADER,
+  barcodeBox,
+  barcodeModules,
+  cabinetLine,
+  type LabelFacts,
+  type PdfPage,
+} from './labelLayout';
+import { templateLabel } from './labelTemplate';
 
-const MM = 72 / 25.4;
-const MARGIN = 5 * MM;
+export {
+  PDF_PAGES,
+  SANDBOX_BAND,
+  SANDBOX_HEADER,
+  cabinetLine,
+  type LabelFacts,
+  type PdfPage,
+} from './labelLayout';
 
-/** Page sizes in mm: the spec's 100x150 thermal label, and A6 for office printers. */
-export const PDF_PAGES = {
-  pdf: { width: 100, height: 150 },
-  'pdf-a6': { width: 105, height: 148 },
-} as const;
-export type PdfPage = keyof typeof PDF_PAGES;
+// pdfkit takes a parsed fontkit font where its types say a path; it embeds a subset of
+// the parsed font in each label, whose glyphs are read from the file once (glyphCache.ts).
+const REGULAR = FONTS.regular as unknown as string;
+const BOLD = FONTS.bold as unknown as string;
 
-// The PDF standard fonts are WinAnsi only: no č, ć, đ (Serbian) nor ğ, ı, ş (Turkish).
-// DejaVu covers every recipient language. Parsing a TrueType file costs ~13 ms, so each
-// is parsed once per process; pdfkit embeds a subset of the parsed font in each label,
-// whose glyphs are read from the file once (glyphCache.ts).
-const fontDir = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')),
-  'ttf',
-);
-// pdfkit takes a parsed fontkit font where its types say a path.
-const parse = (file: string) =>
-  withGlyphCache(fontkit.create(readFileSync(path.join(fontDir, file)))) as unknown as string;
-const REGULAR = parse('DejaVuSans.ttf');
-const BOLD = parse('DejaVuSans-Bold.ttf');
-
-export interface LabelFacts {
-  shipment: ShipmentView;
-  senderName: string;
-  /** A sandbox shipment's label: marked SANDBOX in its header, across it and in its foot. */
-  sandbox?: boolean;
-}
-
-/** What a sandbox label says, in its header and in a black band at its foot. */
-export const SANDBOX_HEADER = 'SANDBOX · TEST LABEL';
-export const SANDBOX_BAND = 'SANDBOX: TEST ONLY, NEVER DELIVERED';
-
-/** The cabinet line, one line whatever its length: smaller type, never a word broken. */
-export function cabinetLine(shipment: ShipmentView): string {
-  return `${shipment.station_code} · cabinet ${shipment.cabinet_sn}`;
-}
-
-/**
- * Code 128 of the tracking number as vector bars: exact module edges on any printer
- * resolution, and no bitmap to encode. `sbs` alternates bar and space widths in modules.
- */
+/** Code 128 of the tracking number as vector bars (`labelLayout.barcodeModules`). */
 function drawBarcode(
   doc: PDFKit.PDFDocument,
   text: string,
   box: { x: number; y: number; width: number; height: number },
 ): void {
-  const [symbol] = bwipjs.raw('code128', text, '') as { sbs: number[] }[];
-  const widths = symbol?.sbs ?? [];
+  const widths = barcodeModules(text);
   const module = box.width / widths.reduce((sum, w) => sum + w, 0);
   let at = box.x;
   widths.forEach((w, i) => {
@@ -88,10 +66,20 @@ function rule(doc: PDFKit.PDFDocument, y: number): void {
 }
 
 /**
- * The label as a PDF: destination, door size, recipient, barcode. The layout is laid out
- * from the top in mm and fits both pages (A6 is 5 mm wider and 2 mm shorter).
+ * The label as a PDF: destination, door size, recipient, barcode. Drawn from the prepared
+ * template (labelTemplate.ts) where it can draw every text of the label, by pdfkit where
+ * not (a letter outside the template's fonts, a text that would need a third line…).
  */
-export function renderLabel(
+export function renderLabel(facts: LabelFacts, page: PdfPage = 'pdf'): Promise<Buffer> {
+  const prepared = templateLabel(facts, page);
+  return prepared ? Promise.resolve(prepared) : renderWithPdfkit(facts, page);
+}
+
+/**
+ * The label laid out by pdfkit: from the top in mm, fitting both pages (A6 is 5 mm wider
+ * and 2 mm shorter). The template draws the same layout.
+ */
+export function renderWithPdfkit(
   { shipment, senderName, sandbox = false }: LabelFacts,
   page: PdfPage = 'pdf',
 ): Promise<Buffer> {
@@ -199,12 +187,7 @@ export function renderLabel(
   rule(doc, 60 * MM);
 
   // Quiet zones of at least 10 modules either side are kept by the margins.
-  drawBarcode(doc, shipment.tracking_number, {
-    x: MARGIN + 4 * MM,
-    y: 66 * MM,
-    width: INNER - 8 * MM,
-    height: 36 * MM,
-  });
+  drawBarcode(doc, shipment.tracking_number, barcodeBox(WIDTH));
   doc
     .font('bold')
     .fontSize(18)
@@ -232,14 +215,7 @@ export function renderLabel(
       .text(SANDBOX_BAND, MARGIN, 139 * MM, { width: INNER, align: 'center' });
     doc.fillColor('#000');
   } else {
-    doc
-      .fontSize(7)
-      .text(
-        'Scan at the locker to deposit. The recipient gets a pickup code by SMS.',
-        MARGIN,
-        140 * MM,
-        { width: INNER, align: 'center' },
-      );
+    doc.fontSize(7).text(FOOT, MARGIN, 140 * MM, { width: INNER, align: 'center' });
   }
   doc.end();
   return done;
