@@ -174,11 +174,12 @@ class LabelFont {
   }
 
   /**
-   * Width in thousandths of the size, kerned as pdfkit kerns it (within each run of the
-   * text up to and with a space), or null if a letter is not drawn here.
+   * The text's letters, each with its glyph and the kerning before it as pdfkit sets them
+   * (within each run of the text up to and with a space); null if a letter is not drawn
+   * here.
    */
-  measure(text: string): number | null {
-    let width = 0;
+  private set(text: string): { cp: number; id: number; advance: number; kern: number }[] | null {
+    const letters = [];
     let previous = SPACE;
     for (const letter of text) {
       const cp = letter.codePointAt(0)!;
@@ -186,10 +187,16 @@ class LabelFont {
       if (!glyph) return null;
       const kern = previous === SPACE ? 0 : kernOf(this.prepared, previous, cp);
       if (kern === null) return null;
-      width += kern + glyph.advance;
+      letters.push({ cp, ...glyph, kern });
       previous = cp;
     }
-    return width;
+    return letters;
+  }
+
+  /** Width in thousandths of the size, kerned; null if a letter is not drawn here. */
+  measure(text: string): number | null {
+    const letters = this.set(text);
+    return letters && letters.reduce((width, { advance, kern }) => width + kern + advance, 0);
   }
 
   /**
@@ -197,20 +204,15 @@ class LabelFont {
    * glyph taken into the subset; null if a letter is not drawn here.
    */
   encode(text: string): string | null {
+    const letters = this.set(text);
+    if (!letters) return null;
     let shown = '';
-    let previous = SPACE;
-    for (const letter of text) {
-      const cp = letter.codePointAt(0)!;
-      const glyph = glyphOf(this.prepared, cp);
-      if (!glyph) return null;
-      const kern = previous === SPACE ? 0 : kernOf(this.prepared, previous, cp);
-      if (kern === null) return null;
+    for (const { cp, id, advance, kern } of letters) {
       if (kern !== 0) shown += `> ${num(-kern)} <`;
-      const gid = this.subset.includeGlyph(glyph.id);
-      this.widths[gid] ??= glyph.advance;
+      const gid = this.subset.includeGlyph(id);
+      this.widths[gid] ??= advance;
       this.unicode[gid] ??= [cp];
       shown += gid.toString(16).padStart(4, '0');
-      previous = cp;
     }
     return `[<${shown}>]`;
   }
