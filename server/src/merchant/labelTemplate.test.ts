@@ -105,6 +105,14 @@ const LABELS: [string, LabelFacts, PdfPage][] = [
     'pdf',
   ],
   [
+    'ligatures the shaper makes (fi, ff, ffi, fl)',
+    facts(
+      { station_name: 'Griffin Office Eiffel', recipient_name: 'Şefika Lütfiye Öztürk' },
+      'Flaffl',
+    ),
+    'pdf',
+  ],
+  [
     'a sandbox label in English',
     facts({ recipient_name: 'Test Recipient', recipient_language: 'en' }, 'Sandbox shop', true),
     'pdf',
@@ -179,7 +187,6 @@ describe('the label drawn from the prepared template', () => {
       /not drawn/,
     ],
     ['a combining mark', facts({ recipient_name: 'Zoe\u0308 Kaya' }), /not drawn/],
-    ['letters the shaper joins (fi)', facts({ recipient_name: 'Şefika Öztürk' }), /joins/],
     [
       'a station name that needs three lines',
       facts({

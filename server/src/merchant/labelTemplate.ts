@@ -28,17 +28,18 @@ import {
  * each label writes glyph numbers, bars and the subset of the glyphs it drew (encoded
  * without fontkit's table encoder, glyphCache.ts): ≈1.5–1.8 ms.
  *
- * It draws only what it draws as pdfkit does. A letter outside the scripts DejaVu draws
- * letter by letter (or a combining mark, or a pair the shaper joins), a text needing more
- * lines than its box holds, a word wider than its line, a line that pdfkit could break at
- * other than a space, or spaces other than single ones between words: `templateLabel`
- * answers null, and label.ts renders that label through pdfkit as before. Every word
- * stands where pdfkit puts it, to a twentieth of a point (labelTemplate.test.ts).
+ * It draws only what it draws as pdfkit does. A letter outside the scripts it draws
+ * (Latin, Greek, Cyrillic; a word with a ligature such as "fi" is set by fontkit's shaper,
+ * as pdfkit sets it) or a combining mark, a text needing more lines than its box holds, a
+ * word wider than its line, a line that pdfkit could break at other than a space, or
+ * spaces other than single ones between words: `templateLabel` answers null, and label.ts
+ * renders that label through pdfkit as before. Every word stands where pdfkit puts it, to
+ * a twentieth of a point (labelTemplate.test.ts).
  */
 
 /**
- * The letters the template draws: scripts DejaVu draws letter by letter, with no shaping
- * beyond kerning (Latin, Greek, Cyrillic, their punctuation); no combining marks.
+ * The letters the template draws: scripts DejaVu draws without placing marks (Latin,
+ * Greek, Cyrillic, their punctuation); no combining marks.
  */
 const DRAWN =
   /^[\x20-\x7e\u00a0-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff\u2010-\u2027\u2030-\u205e\u20a0-\u20bf\u2116\u2122]$/u;
@@ -72,6 +73,8 @@ interface PreparedFont {
   glyphs: Map<number, { id: number; advance: number } | null>;
   /** Kerning between two letters (thousandths of the size) by pair; null: a ligature. */
   kerns: Map<number, number | null>;
+  /** Runs whose pairs are not all plain, as fontkit's shaper sets them; null: not drawn. */
+  shaped: Map<string, Setting[] | null>;
   ascender: number;
   /** Line height in thousandths of the size, as pdfkit's `currentLineHeight(true)`. */
   lineHeight: number;
@@ -92,6 +95,7 @@ function prepareFont(name: FontName, resource: string, tag: string): PreparedFon
     baseName,
     glyphs: new Map(),
     kerns: new Map(),
+    shaped: new Map(),
     ascender,
     lineHeight: ascender + font.lineGap * scale - descender,
     descriptor:
@@ -119,13 +123,11 @@ function glyphOf(f: PreparedFont, cp: number): { id: number; advance: number } |
   return glyph;
 }
 
-const SPACE = 0x20;
-
 /**
  * The kerning fontkit's shaper puts between two letters, in thousandths of the size: what
  * pdfkit draws between them (and measures lines with). Asked of fontkit once per pair and
- * font, and kept; null where the pair is not two glyphs side by side (a ligature), which
- * the template does not draw.
+ * font, and kept; null where the pair is not two glyphs side by side (a ligature), whose
+ * run is then shaped whole (LabelFont.shape).
  */
 function kernOf(f: PreparedFont, first: number, second: number): number | null {
   const pair = first * 0x110000 + second;
@@ -154,9 +156,18 @@ function kernOf(f: PreparedFont, first: number, second: number): number | null {
 
 interface FontkitShaper {
   layout(text: string): {
-    glyphs: { id: number }[];
+    glyphs: { id: number; advanceWidth: number; codePoints: number[] }[];
     positions: { xAdvance: number; xOffset: number; yOffset: number }[];
   };
+}
+
+/** A glyph as a text sets it: its letters, its advance and the kerning before it. */
+interface Setting {
+  codePoints: number[];
+  id: number;
+  /** Thousandths of the size, as the kerning. */
+  advance: number;
+  kern: number;
 }
 
 /**
@@ -174,23 +185,65 @@ class LabelFont {
   }
 
   /**
-   * The text's letters, each with its glyph and the kerning before it as pdfkit sets them
-   * (within each run of the text up to and with a space); null if a letter is not drawn
-   * here.
+   * The text's glyphs, each with the kerning before it, as pdfkit sets them: fontkit's
+   * shaping of each run of the text up to and with a space. A run is set from the kept
+   * glyphs and pairs where each pair of it is two plain glyphs (nearly every run), and by
+   * fontkit's shaper where a pair is not (a ligature: "fi" is one glyph); null if a
+   * letter is not drawn here.
    */
-  private set(text: string): { cp: number; id: number; advance: number; kern: number }[] | null {
-    const letters = [];
-    let previous = SPACE;
-    for (const letter of text) {
+  private set(text: string): Setting[] | null {
+    const glyphs: Setting[] = [];
+    for (const run of text.split(/(?<= )/)) {
+      const set = this.setPlainly(run) ?? this.shape(run);
+      if (!set) return null;
+      glyphs.push(...set);
+    }
+    return glyphs;
+  }
+
+  /** A run from the kept glyphs and pairs; null where a letter or a pair is not plain. */
+  private setPlainly(run: string): Setting[] | null {
+    const glyphs: Setting[] = [];
+    let previous: number | undefined;
+    for (const letter of run) {
       const cp = letter.codePointAt(0)!;
       const glyph = glyphOf(this.prepared, cp);
       if (!glyph) return null;
-      const kern = previous === SPACE ? 0 : kernOf(this.prepared, previous, cp);
+      const kern = previous === undefined ? 0 : kernOf(this.prepared, previous, cp);
       if (kern === null) return null;
-      letters.push({ cp, ...glyph, kern });
+      glyphs.push({ codePoints: [cp], id: glyph.id, advance: glyph.advance, kern });
       previous = cp;
     }
-    return letters;
+    return glyphs;
+  }
+
+  /** A run as fontkit's shaper sets it (kept per run); null if it is not drawn here. */
+  private shape(run: string): Setting[] | null {
+    const { shaped, font } = this.prepared;
+    let glyphs = shaped.get(run);
+    if (glyphs === undefined) {
+      glyphs = null;
+      if ([...run].every((letter) => glyphOf(this.prepared, letter.codePointAt(0)!))) {
+        const scale = 1000 / font.unitsPerEm;
+        const { glyphs: found, positions } = (font as unknown as FontkitShaper).layout(run);
+        const last = positions.length - 1;
+        // Marks placed on letters, or an adjustment after the run's end, are not drawn here.
+        if (
+          positions.every((p) => !p.xOffset && !p.yOffset) &&
+          positions[last]?.xAdvance === found[last]?.advanceWidth
+        ) {
+          glyphs = found.map((glyph, i) => ({
+            codePoints: glyph.codePoints,
+            id: glyph.id,
+            advance: glyph.advanceWidth * scale,
+            kern: i === 0 ? 0 : (positions[i - 1]!.xAdvance - found[i - 1]!.advanceWidth) * scale,
+          }));
+        }
+      }
+      if (shaped.size >= 10_000) shaped.clear();
+      shaped.set(run, glyphs);
+    }
+    return glyphs;
   }
 
   /** Width in thousandths of the size, kerned; null if a letter is not drawn here. */
@@ -207,11 +260,11 @@ class LabelFont {
     const letters = this.set(text);
     if (!letters) return null;
     let shown = '';
-    for (const { cp, id, advance, kern } of letters) {
+    for (const { codePoints, id, advance, kern } of letters) {
       if (kern !== 0) shown += `> ${num(-kern)} <`;
       const gid = this.subset.includeGlyph(id);
       this.widths[gid] ??= advance;
-      this.unicode[gid] ??= [cp];
+      this.unicode[gid] ??= codePoints;
       shown += gid.toString(16).padStart(4, '0');
     }
     return `[<${shown}>]`;
@@ -365,7 +418,7 @@ class Page {
     const width = this.fonts[font].measure(text);
     if (width === null) {
       throw new Unfit(
-        `${JSON.stringify(text)} has a letter not drawn here, or two the shaper joins (fi, fl)`,
+        `${JSON.stringify(text)} has a letter not drawn here (or marks the shaper places)`,
       );
     }
     return (width * size) / 1000;
