@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import {
   FONTS,
   FOOT,
+  HEADER_GAP,
   MARGIN,
   MM,
   PDF_PAGES,
@@ -10,6 +11,8 @@ import {
   barcodeBox,
   barcodeModules,
   cabinetLine,
+  fittedSize,
+  headerSize,
   type LabelFacts,
   type PdfPage,
 } from './labelLayout';
@@ -53,8 +56,7 @@ function shrunkToFit(
   max: number,
   min: number,
 ): number {
-  const atMax = doc.fontSize(max).widthOfString(text);
-  return atMax <= width ? max : Math.max(min, Math.floor((max * width * 10) / atMax) / 10);
+  return fittedSize(doc.fontSize(max).widthOfString(text), width, max, min);
 }
 
 function rule(doc: PDFKit.PDFDocument, y: number): void {
@@ -117,14 +119,22 @@ export function renderWithPdfkit(
     doc.restore();
     doc.fillColor('#000');
   }
-  doc
-    .font('bold')
-    .fontSize(15)
-    .text(sandbox ? SANDBOX_HEADER : 'PARCEL LOCKER', MARGIN, MARGIN);
+  const header = sandbox ? SANDBOX_HEADER : 'PARCEL LOCKER';
+  doc.font('bold').fontSize(headerSize(sandbox)).text(header, MARGIN, MARGIN);
+  // The sender in what the header leaves of the line, never over it: one line, its type
+  // smaller for a long name (to 5 pt), as the cabinet line's; cut short (…) past that.
+  const headerWidth = doc.widthOfString(header) + HEADER_GAP;
+  const from = `From: ${senderName}`;
+  const fromWidth = INNER - headerWidth;
   doc
     .font('regular')
-    .fontSize(8)
-    .text(`From: ${senderName}`, MARGIN, MARGIN + 3, { width: INNER, align: 'right' });
+    .fontSize(shrunkToFit(doc, from, 0.97 * fromWidth, 8, 5))
+    .text(from, MARGIN + headerWidth, MARGIN + 3, {
+      width: fromWidth,
+      align: 'right',
+      height: 12,
+      ellipsis: true,
+    });
   rule(doc, 12 * MM);
 
   // Destination on the left, door size boxed on the right: what the courier needs first.

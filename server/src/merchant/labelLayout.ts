@@ -28,10 +28,26 @@ export interface LabelFacts {
   sandbox?: boolean;
 }
 
+/**
+ * The header's size: a sandbox label's longer header is set smaller, so that the sender
+ * beside it (right-aligned, in what the header leaves of the line) does not run into it.
+ */
+export const headerSize = (sandbox: boolean) => (sandbox ? 10 : 15);
+/** The gap between the header and the sender beside it. */
+export const HEADER_GAP = 3 * (72 / 25.4);
+
 /** What a sandbox label says, in its header and in a black band at its foot. */
 export const SANDBOX_HEADER = 'SANDBOX · TEST LABEL';
 export const SANDBOX_BAND = 'SANDBOX: TEST ONLY, NEVER DELIVERED';
 export const FOOT = 'Scan at the locker to deposit. The recipient gets a pickup code by SMS.';
+
+/**
+ * The largest size from `max` down to `min`, in tenths of a point, at which a text that is
+ * `atMax` wide at `max` fits `width` on one line.
+ */
+export function fittedSize(atMax: number, width: number, max: number, min: number): number {
+  return atMax <= width ? max : Math.max(min, Math.floor((max * width * 10) / atMax) / 10);
+}
 
 /** The cabinet line, one line whatever its length: smaller type, never a word broken. */
 export function cabinetLine(shipment: ShipmentView): string {

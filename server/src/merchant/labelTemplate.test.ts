@@ -52,17 +52,21 @@ interface Word {
   text: string;
   x: number;
   y: number;
+  xMax: number;
+  yMax: number;
   height: number;
 }
 
 /** Every word on the page with where it starts, as poppler reads it. */
 async function words(pdf: Buffer): Promise<Word[]> {
   const html = (await run('pdftotext', ['-bbox', saved(pdf), '-'])).stdout;
-  const found = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</g;
-  return [...html.matchAll(found)].map(([, x, y, yMax, text]) => ({
+  const found = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</g;
+  return [...html.matchAll(found)].map(([, x, y, xMax, yMax, text]) => ({
     text: text!.replace(/&amp;/g, '&'),
     x: Number(x),
     y: Number(y),
+    xMax: Number(xMax),
+    yMax: Number(yMax),
     height: Number(yMax) - Number(y),
   }));
 }
@@ -161,6 +165,13 @@ describe('the label drawn from the prepared template', () => {
         expect(Math.abs(word.y - want.y), `${word.text} y`).toBeLessThan(0.05);
         expect(Math.abs(word.x - want.x), `${word.text} x`).toBeLessThan(0.05);
       });
+      // No two words run into each other (the sender beside the header included).
+      const overlap = (a: Word, b: Word) =>
+        a.x < b.xMax - 0.5 && b.x < a.xMax - 0.5 && a.y < b.yMax - 0.5 && b.y < a.yMax - 0.5;
+      const collisions = ours.flatMap((a, i) =>
+        ours.slice(i + 1).flatMap((b) => (overlap(a, b) ? [`${a.text} / ${b.text}`] : [])),
+      );
+      expect(collisions).toEqual([]);
       expect(await scanned(prepared)).toBe(label.shipment.tracking_number);
       const fonts = (await run('pdffonts', [saved(prepared)])).stdout;
       // Both fonts embedded, subset, and mapped back to letters (copy and search work).

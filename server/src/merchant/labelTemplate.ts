@@ -2,6 +2,7 @@ import { deflateSync } from 'node:zlib';
 import {
   FONTS,
   FOOT,
+  HEADER_GAP,
   MARGIN,
   MM,
   PDF_PAGES,
@@ -10,6 +11,8 @@ import {
   barcodeBox,
   barcodeModules,
   cabinetLine,
+  fittedSize,
+  headerSize,
   type FontName,
   type LabelFacts,
   type PdfPage,
@@ -559,26 +562,15 @@ export function drawTemplate(
     } else {
       p.op('0 0 0 rg');
     }
-    p.text(
-      'bold',
-      15,
-      sandbox ? SANDBOX_HEADER : 'PARCEL LOCKER',
-      {
-        x: MARGIN,
-        top: MARGIN,
-        width: WIDTH - 2 * MARGIN,
-      },
-      {},
-    );
-    p.text(
-      'regular',
-      8,
-      `From: ${senderName}`,
-      { x: MARGIN, top: MARGIN + 3, width: INNER },
-      {
-        align: 'right',
-      },
-    );
+    const header = sandbox ? SANDBOX_HEADER : 'PARCEL LOCKER';
+    const headerPoints = headerSize(sandbox);
+    p.text('bold', headerPoints, header, { x: MARGIN, top: MARGIN, width: INNER }, {});
+    // label.ts: the sender in what the header leaves of the line.
+    const headerWidth = p.measure('bold', header, headerPoints) + HEADER_GAP;
+    const from = `From: ${senderName}`;
+    const fromBox = { x: MARGIN + headerWidth, top: MARGIN + 3, width: INNER - headerWidth };
+    const fromSize = fittedSize(p.measure('regular', from, 8), 0.97 * fromBox.width, 8, 5);
+    p.text('regular', fromSize, from, fromBox, { align: 'right' });
     p.rule(12 * MM);
 
     const sizeBox = 24 * MM;
@@ -598,8 +590,9 @@ export function drawTemplate(
     // label.ts's shrunkToFit: the largest size to 5 pt at which it fits 97 % of the width
     // (never broken: where kerning moves pdfkit's size a tenth of a point, it stays one line).
     const atMax = p.measure('regular', cabinet, 9);
-    const target = 0.97 * left;
-    const size = atMax <= target ? 9 : Math.max(5, Math.floor((9 * target * 10) / atMax) / 10);
+    const size = fittedSize(atMax, 0.97 * left, 9, 5);
+    // Too long even at 5 pt: pdfkit's wrapper breaks it.
+    if ((atMax * size) / 9 > left) throw new Unfit('the cabinet line needs a second line');
     p.line('regular', size, cabinet, MARGIN, 31 * MM);
     p.op(`${p.rect(WIDTH - MARGIN - sizeBox, 14 * MM, sizeBox, 22 * MM)} 2 w 0 0 0 RG S`);
     const sizeColumn = { x: WIDTH - MARGIN - sizeBox, width: sizeBox };
