@@ -1,3 +1,4 @@
+import LineBreaker from 'linebreak';
 import { deflateSync } from 'node:zlib';
 import {
   FONTS,
@@ -31,13 +32,14 @@ import {
  * each label writes glyph numbers, bars and the subset of the glyphs it drew (encoded
  * without fontkit's table encoder, glyphCache.ts): ≈1.5–1.8 ms.
  *
- * It draws only what it draws as pdfkit does. A letter outside the scripts it draws
- * (Latin, Greek, Cyrillic; a word with a ligature such as "fi" is set by fontkit's shaper,
- * as pdfkit sets it) or a combining mark, a text needing more lines than its box holds, a
- * word wider than its line, a line that pdfkit could break at other than a space, or
- * spaces other than single ones between words: `templateLabel` answers null, and label.ts
- * renders that label through pdfkit as before. Every word stands where pdfkit puts it, to
- * a twentieth of a point (labelTemplate.test.ts).
+ * It draws only what it draws as pdfkit does. Lines are made of the pieces pdfkit's line
+ * breaker (linebreak, UAX 14) cuts the text into, each measured as pdfkit measures it. A
+ * letter outside the scripts it draws (Latin, Greek, Cyrillic; a word with a ligature
+ * such as "fi" is set by fontkit's shaper, as pdfkit sets it) or a combining mark, a text
+ * needing more lines than its box holds, a piece wider than its line (pdfkit would cut
+ * the word), a soft hyphen, or spaces other than single ones between words:
+ * `templateLabel` answers null, and label.ts renders that label through pdfkit as before.
+ * Every word stands where pdfkit puts it, to a twentieth of a point (labelTemplate.test.ts).
  */
 
 /**
@@ -45,10 +47,7 @@ import {
  * Greek, Cyrillic, their punctuation); no combining marks.
  */
 const DRAWN =
-  /^[\x20-\x7e\u00a0-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff\u2010-\u2027\u2030-\u205e\u20a0-\u20bf\u2116\u2122]$/u;
-
-/** A break opportunity (UAX 14) other than a space: pdfkit could break a line there. */
-const OTHER_BREAKS = /[-‐‑‒–—―/\u00ad\u200b?!}\]%…|¦]/u;
+  /^[\x20-\x7e\u00a0-\u024f\u0370-\u03ff\u0400-\u0482\u048a-\u04ff\u1e00-\u1eff\u2010-\u2027\u2030-\u205e\u20a0-\u20bf\u2116\u2122]$/u;
 
 interface FontkitFont {
   unitsPerEm: number;
@@ -121,6 +120,8 @@ function glyphOf(f: PreparedFont, cp: number): { id: number; advance: number } |
             f.font.glyphForCodePoint(cp),
           )
         : null;
+    // Bounded: names bring letters not drawn here as well (kept as null).
+    if (f.glyphs.size >= 50_000) f.glyphs.clear();
     f.glyphs.set(cp, glyph);
   }
   return glyph;
@@ -441,9 +442,10 @@ class Page {
   }
 
   /**
-   * Lines as pdfkit's LineWrapper makes them of `pieces` (each word with its space) in a
-   * line `width` wide: a piece fits while its width (LineWrapper.wordWidth: kerned, then
-   * rounded to a float32 by PDFNumber) is at most the space left.
+   * Lines as pdfkit's LineWrapper makes them of `pieces` (the text cut at each break
+   * opportunity, as its line breaker cuts it) in a line `width` wide: a piece fits while its
+   * width (LineWrapper.wordWidth: kerned within the piece, rounded to a float32 by
+   * PDFNumber) is at most the space left.
    */
   private wrap(
     font: FontName,
@@ -476,8 +478,8 @@ class Page {
   }
 
   /**
-   * `text` in a box `width` wide from `top`, aligned, in at most `maxLines` lines broken at
-   * spaces as pdfkit's line wrapper breaks them; Unfit where it could not be drawn alike.
+   * `text` in a box `width` wide from `top`, aligned, in at most `maxLines` lines broken
+   * where pdfkit's line wrapper breaks them; Unfit where it could not be drawn alike.
    */
   text(
     font: FontName,
@@ -486,17 +488,26 @@ class Page {
     box: { x: number; top: number; width: number },
     { align = 'left', maxLines = 1 }: { align?: 'left' | 'center' | 'right'; maxLines?: number },
   ): void {
-    if (text === '' || /\s\s|^\s|\s$|[^\S ]/u.test(text)) {
+    // A soft hyphen changes how pdfkit fits its piece (and draws a hyphen at a break).
+    if (text === '' || /\s\s|^\s|\s$|[^\S ]|\u00ad/u.test(text)) {
       throw new Unfit(
         `${JSON.stringify(text)} is empty or has spaces other than single ones between words`,
       );
     }
-    const words = text.split(' ');
-    const pieces = words.map((word, i) => (i < words.length - 1 ? `${word} ` : word));
-    const lines = this.wrap(font, size, pieces, box.width);
-    if (lines.length > 1 && OTHER_BREAKS.test(text)) {
-      throw new Unfit(`${JSON.stringify(text)} could break at other than a space`);
+    // pdfkit's pieces: UAX 14's break opportunities (after a space, after a hyphen, not
+    // before a comma…), from the line breaker pdfkit uses, so that a line is made of what
+    // pdfkit's is made of and each piece is measured as pdfkit measures it.
+    const pieces: string[] = [];
+    const breaker = new LineBreaker(text);
+    let start = 0;
+    for (let at = breaker.nextBreak(); at; at = breaker.nextBreak()) {
+      if (at.required && at.position < text.length) {
+        throw new Unfit(`${JSON.stringify(text)} has a mandatory break`);
+      }
+      pieces.push(text.slice(start, at.position));
+      start = at.position;
     }
+    const lines = this.wrap(font, size, pieces, box.width);
     if (lines.length > maxLines) {
       throw new Unfit(`${JSON.stringify(text)} needs more than ${maxLines} lines`);
     }
@@ -591,9 +602,8 @@ export function drawTemplate(
     // (never broken: where kerning moves pdfkit's size a tenth of a point, it stays one line).
     const atMax = p.measure('regular', cabinet, 9);
     const size = fittedSize(atMax, 0.97 * left, 9, 5);
-    // Too long even at 5 pt: pdfkit's wrapper breaks it.
-    if ((atMax * size) / 9 > left) throw new Unfit('the cabinet line needs a second line');
-    p.line('regular', size, cabinet, MARGIN, 31 * MM);
+    // Too long even at 5 pt, pdfkit's wrapper breaks it: Unfit.
+    p.text('regular', size, cabinet, { x: MARGIN, top: 31 * MM, width: left }, {});
     p.op(`${p.rect(WIDTH - MARGIN - sizeBox, 14 * MM, sizeBox, 22 * MM)} 2 w 0 0 0 RG S`);
     const sizeColumn = { x: WIDTH - MARGIN - sizeBox, width: sizeBox };
     p.text('regular', 7, 'DOOR SIZE', { ...sizeColumn, top: 15.5 * MM }, { align: 'center' });
