@@ -1,4 +1,4 @@
-import LineBreaker from 'linebreak';
+import { createRequire } from 'node:module';
 import { deflateSync } from 'node:zlib';
 import {
   FONTS,
@@ -18,6 +18,17 @@ import {
   type LabelFacts,
   type PdfPage,
 } from './labelLayout';
+
+/**
+ * linebreak 1.1 (UAX 14), the line breaker pdfkit's LineWrapper uses. It ships no types,
+ * and a declaration file would have to be in every tsconfig whose program imports this
+ * module (the kiosk's, the console's and the journeys' import the server): required,
+ * with its shape stated here.
+ */
+const LineBreaker = createRequire(import.meta.url)('linebreak') as new (text: string) => {
+  /** The next break opportunity: the index it is before, and whether it is mandatory. */
+  nextBreak(): { position: number; required: boolean } | null;
+};
 
 /**
  * The label drawn from a prepared template: the layout label.ts draws through pdfkit,
