@@ -34,7 +34,7 @@ export interface LabelFacts {
  */
 export const headerSize = (sandbox: boolean) => (sandbox ? 10 : 15);
 /** The gap between the header and the sender beside it. */
-export const HEADER_GAP = 3 * (72 / 25.4);
+export const HEADER_GAP = 3 * MM;
 
 /** What a sandbox label says, in its header and in a black band at its foot. */
 export const SANDBOX_HEADER = 'SANDBOX · TEST LABEL';
