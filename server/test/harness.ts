@@ -69,15 +69,16 @@ export async function waitFor<T>(
 }
 
 /**
- * Resolves once a statement is waiting for a station's row lock (`lockStation`), e.g. a
- * request started while a test holds that lock by hand.
+ * Resolves once a statement is waiting for a station's lock (`lockStation`, or a
+ * deposit's `lockStationForDeposit`), e.g. a request started while a test holds that lock
+ * by hand (`select lock_station(…)`).
  */
 export async function untilWaitingForStationLock(sql: Sql): Promise<void> {
   await waitFor(async () => {
     const [waiting] = await sql`
       select 1 from pg_stat_activity
-       where wait_event_type = 'Lock'
-         and query like '%from stations where id = % for no key update%'`;
+       where wait_event_type = 'Lock' and query like '%lock_station%'
+         and query not like '%pg_stat_activity%'`;
     return waiting;
   });
 }

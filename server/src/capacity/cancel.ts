@@ -25,10 +25,9 @@ export async function cancelBooking(
   shipmentId: string,
 ): Promise<CancelOutcome> {
   const [locked] = await tx<{ station_id: string }[]>`
-    select s.id as station_id
+    select s.id as station_id, lock_station(s.id)
       from shipments sh join stations s on s.id = sh.destination_station_id
-     where sh.id = ${shipmentId} and sh.organization_id = ${organizationId}
-       for no key update of s`;
+     where sh.id = ${shipmentId} and sh.organization_id = ${organizationId}`;
   if (!locked) return { kind: 'not_found' };
   const [row] = await tx<(ShipmentView & { cancelled: boolean })[]>`
     with cancelled as (

@@ -242,7 +242,7 @@ describe('deposit reroute', () => {
     const hold = await stack.sql.reserve();
     try {
       await hold`begin`;
-      await hold`select 1 from stations where id = ${s.station.id} for update`;
+      await hold`select lock_station(${s.station.id})`;
       const deposit = s.terminal.api.post('/terminal/v1/deposit', {
         courierNo: s.courier.number,
         trackingNumber: s.parcel.tracking_number,

@@ -200,12 +200,12 @@ async function targetStation(
 }
 
 /**
- * Both stations' row locks, in id order: the lock order (terminal/doorAssignment.ts) for
+ * Both stations' locks (`lock_station`, exclusive), in id order: the lock order (terminal/doorAssignment.ts) for
  * a path that changes two stations, so a reroute A→B and one B→A never wait on each
  * other in a circle, and a deposit at either station waits for this reroute or it for it.
  */
 async function lockStations(tx: TransactionSql, ids: string[]): Promise<void> {
-  await tx`select 1 from stations where id in ${tx(ids)} order by id for no key update`;
+  for (const id of [...ids].sort()) await tx`select lock_station(${id})`;
 }
 
 /**

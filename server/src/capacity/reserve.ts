@@ -40,11 +40,10 @@ async function reserve(
   input: NewShipment & { accessibleDoor: boolean },
 ): Promise<ShipmentView | undefined> {
   const [station] = await tx<LockedStation[]>`
-    select s.id, s.latitude, s.longitude
+    select s.id, s.latitude, s.longitude, lock_station(s.id)
       from stations s, organizations o
      where s.id = ${input.destinationStationId} and o.id = ${organizationId}
-       and s.sandbox_organization_id is not distinct from (case when o.sandbox then o.id end)
-       for no key update of s`;
+       and s.sandbox_organization_id is not distinct from (case when o.sandbox then o.id end)`;
   if (!station) return undefined;
   const door = smallestFreeDoorQuery(tx, station.id, input.parcelSize, {
     accessible: input.accessibleDoor,

@@ -39,4 +39,28 @@ describe('transaction', () => {
     ).rejects.toThrow('23505');
     expect(attempts).toBe(1);
   });
+
+  it('runs again a deposit that lost a race to one beside it: the same code, or the same door', async () => {
+    for (const constraint of ['shipments_active_pickup_code', 'door_occupancy_pkey']) {
+      let attempts = 0;
+      const result = await transaction(fakeSql, () => {
+        attempts++;
+        return attempts < 2
+          ? Promise.reject(Object.assign(failure('23505'), { constraint_name: constraint }))
+          : Promise.resolve('done');
+      });
+      expect({ constraint, result, attempts }).toEqual({ constraint, result: 'done', attempts: 2 });
+    }
+    // Any other unique violation is the caller's to answer, at once.
+    let attempts = 0;
+    await expect(
+      transaction(fakeSql, () => {
+        attempts++;
+        return Promise.reject(
+          Object.assign(failure('23505'), { constraint_name: 'shipments_tracking_number_key' }),
+        );
+      }),
+    ).rejects.toThrow('23505');
+    expect(attempts).toBe(1);
+  });
 });

@@ -27,7 +27,7 @@ async function depositWhileStationLocked(
   const holder = await stack.sql.reserve();
   try {
     await holder`begin`;
-    await holder`select 1 from stations where id = ${scene.station.id} for no key update`;
+    await holder`select lock_station(${scene.station.id})`;
     const deposit = scene.terminal.api.post('/terminal/v1/deposit', {
       courierNo: scene.courier.number,
       trackingNumber,
@@ -260,6 +260,131 @@ describe('POST /deposit', () => {
        where o.station_id = ${scene.station.id} order by d.position`;
     expect(occupied.map((o) => o.position)).toEqual([1, 2]);
     expect(occupied[1]!.shipment_id).toBe(parcel.id);
+  });
+});
+
+/**
+ * A deposit in flight at the station, by hand, as the deposit path holds it (migration
+ * 025): the station's lock in the deposits' mode, and door `position` filled with another
+ * parcel, not committed. `done` commits it.
+ */
+async function depositInFlight(scene: Scene, position: number) {
+  const other = await stack.shipment(scene.org.id, scene.station.id);
+  const holder = await stack.sql.reserve();
+  await holder`begin`;
+  await holder`select lock_station_shared(${scene.station.id})`;
+  await holder`
+    insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
+    select d.id, d.station_id, 'delivery', ${other.id}, now()
+      from doors d where d.station_id = ${scene.station.id} and d.position = ${position}`;
+  return {
+    other,
+    done: async () => {
+      try {
+        await holder`commit`;
+      } finally {
+        holder.release();
+      }
+    },
+  };
+}
+
+/** `promise`, or a failure naming `what` when it has not settled within 5 s. */
+function within5s<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: still waiting after 5 s`)), 5000);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+const cabinetVersion = async (stationId: string) =>
+  BigInt(
+    (
+      await stack.sql<{ v: string }[]>`
+        select cabinet_version::text as v from stations where id = ${stationId}`
+    )[0]!.v,
+  );
+
+describe('deposits side by side at one station (issue 28)', () => {
+  it('a deposit is not held up by another in flight there, and passes over the door that one holds', async () => {
+    const scene = await stack.scene('1:S,2:S,3:S');
+    const parcel = await stack.shipment(scene.org.id, scene.station.id);
+    const before = await cabinetVersion(scene.station.id);
+    const inFlight = await depositInFlight(scene, 1);
+    try {
+      const answer = await within5s(
+        scene.terminal.api.post('/terminal/v1/deposit', {
+          courierNo: scene.courier.number,
+          trackingNumber: parcel.tracking_number,
+        }),
+        'the deposit beside one in flight',
+      );
+      expect(answer.status).toBe(200);
+      expect(answer.body.door).toBe(2);
+    } finally {
+      await inFlight.done();
+    }
+    const occupied = await stack.sql<{ position: number; shipment_id: string }[]>`
+      select d.position, o.shipment_id from door_occupancy o join doors d on d.id = o.door_id
+       where o.station_id = ${scene.station.id} order by d.position`;
+    expect(occupied).toEqual([
+      { position: 1, shipment_id: inFlight.other.id },
+      { position: 2, shipment_id: parcel.id },
+    ]);
+    // Each door's fill counted once in the version, both at their commits.
+    expect(await cabinetVersion(scene.station.id)).toBe(before + 2n);
+    const doors = await stack.sql<{ position: number; occupied: boolean }[]>`
+      select position, occupied from doors where station_id = ${scene.station.id} order by position`;
+    expect(doors.map((d) => d.occupied)).toEqual([true, true, false]);
+  });
+
+  it('a collection at the station waits for a deposit in flight, then runs', async () => {
+    const scene = await stack.scene('1:S,2:S,3:S');
+    const { shipment } = await scene.deposit();
+    const inFlight = await depositInFlight(scene, 2);
+    let confirmed: Awaited<ReturnType<typeof scene.terminal.api.post>> | undefined;
+    const confirm = scene.terminal.api
+      .post('/terminal/v1/door/confirm', { shipmentId: shipment.id, collected: true })
+      .then((answer) => (confirmed = answer));
+    try {
+      await untilWaitingForStationLock(stack.sql);
+      expect(confirmed).toBeUndefined();
+    } finally {
+      await inFlight.done();
+    }
+    expect((await confirm).status).toBe(200);
+    const occupied = await stack.sql<{ position: number }[]>`
+      select d.position from door_occupancy o join doors d on d.id = o.door_id
+       where o.station_id = ${scene.station.id} order by d.position`;
+    expect(occupied.map((o) => o.position)).toEqual([2]);
+  });
+
+  it('notes the version after the commit, with deposits beside it: the next poll sees the new grid', async () => {
+    const doors = Array.from({ length: 8 }, (_, i) => `${i + 1}:S`).join(',');
+    const scene = await stack.scene(doors);
+    const second = await stack.terminal(scene.station.code);
+    const before = await cabinetVersion(scene.station.id);
+    const etag = (await second.api.get('/terminal/v1/cabinet')).headers.get('etag')!;
+    const parcels = await Promise.all(
+      Array.from({ length: 8 }, () => stack.shipment(scene.org.id, scene.station.id)),
+    );
+    const answers = await Promise.all(
+      parcels.map((p) =>
+        scene.terminal.api.post('/terminal/v1/deposit', {
+          courierNo: scene.courier.number,
+          trackingNumber: p.tracking_number,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    const after = await cabinetVersion(scene.station.id);
+    expect(after).toBe(before + 8n);
+    const poll = await second.api.get('/terminal/v1/cabinet', { 'If-None-Match': etag });
+    expect(poll.status).toBe(200);
+    expect(poll.headers.get('etag')).toBe(`"${scene.station.id.slice(0, 8)}-${after}"`);
   });
 });
 

@@ -124,13 +124,12 @@ interface Assignment {
   still_booked: boolean;
   /** The parcel was deposited, its event recorded. */
   deposited: boolean;
-  /** The station's cabinet version this transaction leaves (when deposited). */
-  cabinet_version: string | null;
 }
 
 /**
- * One statement, after the lock (so its snapshot sees every earlier deposit here): the
- * smallest free door, the parcel marked deposited with its code, the door occupied, the
+ * One statement, after the lock (so its snapshot sees every path that held the station
+ * exclusively before; a deposit beside it keeps to the door it locked): the smallest free
+ * door, the parcel marked deposited with its code, the door occupied, the
  * code SMS queued (set aside unsent for a sandbox), and the merchant's event with its
  * deliveries; nothing of it when the door, the parcel or a free code is missing, or when
  * the parcel or its station changed since the claim read them (the event shows what the
@@ -162,6 +161,7 @@ async function assignDoor(
         ? smallestFreeDoorQuery(tx, station.id, parcel.parcel_size, {
             shipmentId: parcel.id,
             accessible: parcel.accessible_door,
+            lock: true,
           })
         : namedDoorQuery(tx, station.id, position)
     }),
@@ -204,11 +204,7 @@ async function assignDoor(
            (select position from door) as door,
            exists (select 1 from code_taken) as code_taken,
            exists (select 1 from shipments where id = ${parcel.id} and status = 'booked'
-                     and destination_station_id = ${station.id}) as still_booked,
-           -- The version this transaction's commit makes: this snapshot's, as the lock
-           -- keeps every other writer out, plus the occupancy trigger's one bump per row.
-           ((select cabinet_version from stations where id = ${station.id})
-             + (select count(*) from occupied))::text as cabinet_version`;
+                     and destination_station_id = ${station.id}) as still_booked`;
   return row!;
 }
 
@@ -251,10 +247,13 @@ async function depositParcel(
       station.freeStorageHours,
       recipientPageUrl(services.config, fresh.link.token),
     );
-    // Under the station's lock (the lock order: station first, doorAssignment.ts), sent
-    // with the assignment: four couriers at one station queue on it (issue 28).
-    const assigned = await underStationLock(tx, station.id, () =>
-      assignDoor(tx, station, parcel, courierId, { ...fresh, sms }, at, offline?.door),
+    // Under the station's lock in the deposits' mode (doorAssignment.ts), sent with the
+    // assignment: four couriers at one station are served side by side (issue 28).
+    const assigned = await underStationLock(
+      tx,
+      station.id,
+      () => assignDoor(tx, station, parcel, courierId, { ...fresh, sms }, at, offline?.door),
+      'deposit',
     );
     // Another deposit of the same parcel may have won while this one waited for the lock.
     if (!assigned.deposited && !assigned.still_booked) return { kind: 'not_found' };
@@ -275,7 +274,8 @@ async function depositParcel(
       kind: 'deposited',
       door: assigned.door,
       trackingNumber: parcel.tracking_number,
-      cabinetVersion: assigned.cabinet_version,
+      // Other deposits commit beside this one: the version is read after the commit.
+      cabinetVersion: null,
     };
   }
 }
@@ -323,9 +323,9 @@ export function placeOfflineDeposit(
 
 /**
  * One call: verify the courier, pick the smallest free door that fits, record the
- * deposit and queue the pickup-code SMS, all in one transaction under the station lock,
- * in three round trips (begin and read, lock and assign, commit), the lock held for the
- * last two. The code's offline
+ * deposit and queue the pickup-code SMS, all in one transaction under the station's lock
+ * in the deposits' mode, in three round trips (begin and read, lock and assign, commit),
+ * the lock held for the last two. The code's offline
  * verifier is made afterwards by the verifier worker, nudged here (verifierWorker.ts).
  */
 export function deposit(services: Services): Middleware {

@@ -9,8 +9,9 @@ export interface FreeDoor {
 
 /**
  * The smallest free door `size` fits, ties to the lowest position. Doors of unknown size
- * and doors out of service are never assigned. The caller holds the station row lock,
- * so two assignments at one station never pick the same door.
+ * and doors out of service are never assigned. The caller holds the station's lock
+ * (exclusive, or a deposit's with `lock`), so two assignments at one station never pick
+ * the same door.
  */
 export async function smallestFreeDoor(
   tx: TransactionSql,
@@ -28,6 +29,12 @@ export async function smallestFreeDoor(
 export interface DoorFor {
   shipmentId?: string | undefined;
   accessible: boolean;
+  /**
+   * A deposit's choice, beside other deposits at the station (`lockStationForDeposit`):
+   * the door is locked for this transaction and a door another deposit holds or filled
+   * since this statement's snapshot is passed over.
+   */
+  lock?: boolean;
 }
 
 /**
@@ -52,8 +59,10 @@ export function smallestFreeDoorQuery(
        and not exists (select 1 from door_occupancy o where o.door_id = d.id)
        and (r.door_id is null or r.shipment_id = ${parcel?.shipmentId ?? null}::uuid)
        ${parcel?.accessible ? withinReach(tx, 'd') : tx``}
+       ${parcel?.lock ? tx`and not d.occupied` : tx``}
      order by r.door_id is null, array_position(array['S', 'M', 'L', 'XL'], d.size), d.position
-     limit 1`;
+     limit 1
+     ${parcel?.lock ? tx`for no key update of d skip locked` : tx``}`;
 }
 
 /** `and` the door's handle lies within the reach range (EN 301 549: 380-1,220 mm). */
@@ -63,41 +72,58 @@ export function withinReach(db: Sql | TransactionSql, door: string) {
 
 /**
  * A door a kiosk chose on its own, if it is empty as far as the service knows: the parcel
- * is already inside, so neither its size nor its service mark is judged again.
+ * is already inside, so neither its size nor its service mark is judged again. Locked for
+ * the deposit, as `smallestFreeDoorQuery`'s `lock` does; a deposit holding it is waited
+ * for, and a door it filled meanwhile is not empty.
  */
 export function namedDoorQuery(tx: TransactionSql, stationId: string, position: number) {
   return tx`
     select d.id, d.position
       from doors d
      where d.station_id = ${stationId} and d.position = ${position}
-       and not exists (select 1 from door_occupancy o where o.door_id = d.id)`;
+       and not d.occupied
+       and not exists (select 1 from door_occupancy o where o.door_id = d.id)
+       for no key update of d`;
 }
 
 /**
- * Takes the station's row lock for the rest of the transaction. THE LOCK ORDER of every
- * terminal path that changes a parcel or a door: the station row first, then the
- * shipment, return, door and occupancy rows. Changing a door's contents bumps the
- * station's cabinet version (a trigger), i.e. locks the station row; a path that locked
- * a shipment first and the station second would deadlock with one that did the reverse.
- * `for no key update` is the lock that trigger's update takes: it does not block
- * merchants registering shipments for the station (their foreign key takes key share).
+ * Takes the station's lock for the rest of the transaction, exclusively (migration 025):
+ * no deposit at the station runs meanwhile, then the station's row lock. THE LOCK ORDER
+ * of every terminal path that changes a parcel or a door: the station first, then the
+ * shipment, return, door and occupancy rows. Changing a door bumps the station's cabinet
+ * version (a trigger), i.e. locks the station row; a path that locked a shipment first
+ * and the station second would deadlock with one that did the reverse. `for no key
+ * update` is the lock that trigger's update takes: it does not block merchants
+ * registering shipments for the station (their foreign key takes key share).
  */
 export async function lockStation(tx: TransactionSql, stationId: string): Promise<void> {
-  await tx`select 1 from stations where id = ${stationId} for no key update`;
+  await tx`select lock_station(${stationId})`;
 }
 
 /**
- * `lockStation`, then `statement`, sent in one write (issue 28): PostgreSQL runs the
- * statement once the lock is granted, with a snapshot taken then, so it sees everything
- * committed while it waited; the lock is held one round trip less than when the statement
- * waited for the lock's reply. `statement` is called after the lock's query is sent.
+ * The deposits' mode of the station's lock (migration 025): deposits run beside each
+ * other, each keeping to the door it locked (`smallestFreeDoorQuery`'s `lock`), and never
+ * beside a path holding `lockStation`. The station's row is locked only at the commit,
+ * by the cabinet version's bump.
+ */
+export async function lockStationForDeposit(tx: TransactionSql, stationId: string): Promise<void> {
+  await tx`select lock_station_shared(${stationId})`;
+}
+
+/**
+ * The station's lock (`lockStation`, or `lockStationForDeposit` with `mode: 'deposit'`),
+ * then `statement`, sent in one write (issue 28): PostgreSQL runs the statement once the
+ * lock is granted, with a snapshot taken then, so it sees everything committed while it
+ * waited; the lock is held one round trip less than when the statement waited for the
+ * lock's reply. `statement` is called after the lock's query is sent.
  */
 export async function underStationLock<T>(
   tx: TransactionSql,
   stationId: string,
   statement: () => PromiseLike<T>,
+  mode: 'exclusive' | 'deposit' = 'exclusive',
 ): Promise<T> {
-  const locked = lockStation(tx, stationId);
+  const locked = (mode === 'deposit' ? lockStationForDeposit : lockStation)(tx, stationId);
   const [, result] = await Promise.all([locked, statement()]);
   return result;
 }
