@@ -77,7 +77,8 @@ export async function untilWaitingForStationLock(sql: Sql): Promise<void> {
   await waitFor(async () => {
     const [waiting] = await sql`
       select 1 from pg_stat_activity
-       where wait_event_type = 'Lock' and query like '%lock_station%'
+       where datname = current_database() and wait_event_type = 'Lock'
+         and wait_event = 'advisory' and query like '%lock_station%'
          and query not like '%pg_stat_activity%'`;
     return waiting;
   });

@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Sql } from '../db/connect';
+import { transaction } from '../db/transaction';
 import { hashSecret, newSecret } from '../domain/secrets';
 import type { DestinationPolicy } from '../webhooks/address';
 import { missingKeys, resealSecrets, type Keyring } from '../webhooks/secretKeys';
@@ -175,11 +176,15 @@ export async function setDoorService(
   position: number,
   service: 'in' | 'out',
 ) {
-  const [door] = await sql<{ position: number; out_of_service: boolean }[]>`
-    update doors d set out_of_service = ${service === 'out'}
-      from stations s
-     where s.id = d.station_id and s.code = ${stationCode} and d.position = ${position}
-    returning d.position, d.out_of_service`;
+  // The station's lock first, as every path that changes a door (doorAssignment.ts).
+  const [door] = await transaction(sql, async (tx) => {
+    await tx`select lock_station(id) from stations where code = ${stationCode}`;
+    return tx<{ position: number; out_of_service: boolean }[]>`
+      update doors d set out_of_service = ${service === 'out'}
+        from stations s
+       where s.id = d.station_id and s.code = ${stationCode} and d.position = ${position}
+      returning d.position, d.out_of_service`;
+  });
   const found = one(door, `door ${position} of station ${stationCode}`);
   return {
     station: stationCode,

@@ -5,6 +5,7 @@ import type { Services } from '../services';
 import { ProblemError } from '../http/problem';
 import { sendStorageNotices } from '../notices/storage';
 import type { TerminalStation } from '../terminal/auth';
+import { transaction } from '../db/transaction';
 import { placeParcel } from '../terminal/deposit';
 import { lockStation } from '../terminal/doorAssignment';
 import { recordPickupOutcome } from '../terminal/pickup';
@@ -53,7 +54,8 @@ export async function advance(
   const { sql } = services;
   const { station } = parcel;
   const at = new Date();
-  const inTx = <T>(work: (tx: TransactionSql) => Promise<T>) => sql.begin(work) as Promise<T>;
+  // Run again as a deadlock victim or a lost race, as the kiosk's own paths are.
+  const inTx = <T>(work: (tx: TransactionSql) => Promise<T>) => transaction(sql, work);
   const awaiting = parcel.status === 'ready_for_pickup';
   switch (action) {
     case 'deposit': {

@@ -266,7 +266,7 @@ describe('POST /deposit', () => {
 /**
  * A deposit in flight at the station, by hand, as the deposit path holds it (migration
  * 025): the station's lock in the deposits' mode, and door `position` filled with another
- * parcel, not committed. `done` commits it.
+ * parcel, not committed. `done` commits it, `abandon` rolls it back.
  */
 async function depositInFlight(scene: Scene, position: number) {
   const other = await stack.shipment(scene.org.id, scene.station.id);
@@ -277,16 +277,14 @@ async function depositInFlight(scene: Scene, position: number) {
     insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
     select d.id, d.station_id, 'delivery', ${other.id}, now()
       from doors d where d.station_id = ${scene.station.id} and d.position = ${position}`;
-  return {
-    other,
-    done: async () => {
-      try {
-        await holder`commit`;
-      } finally {
-        holder.release();
-      }
-    },
+  const end = (how: 'commit' | 'rollback') => async () => {
+    try {
+      await (how === 'commit' ? holder`commit` : holder`rollback`);
+    } finally {
+      holder.release();
+    }
   };
+  return { other, done: end('commit'), abandon: end('rollback') };
 }
 
 /** `promise`, or a failure naming `what` when it has not settled within 5 s. */
@@ -339,6 +337,36 @@ describe('deposits side by side at one station (issue 28)', () => {
     const doors = await stack.sql<{ position: number; occupied: boolean }[]>`
       select position, occupied from doors where station_id = ${scene.station.id} order by position`;
     expect(doors.map((d) => d.occupied)).toEqual([true, true, false]);
+  });
+
+  it('finding no door beside a deposit in flight, asks again alone: the door that one gives up is given', async () => {
+    // The only door is held by a deposit that then rolls back (as a retry of a parcel, or
+    // a deposit losing a race, gives its door up): "cabinet full" would be untrue.
+    const scene = await stack.scene('1:S');
+    const parcel = await stack.shipment(scene.org.id, scene.station.id);
+    const inFlight = await depositInFlight(scene, 1);
+    let answer;
+    try {
+      answer = scene.terminal.api.post('/terminal/v1/deposit', {
+        courierNo: scene.courier.number,
+        trackingNumber: parcel.tracking_number,
+      });
+      // Asking alone, it waits for the deposit in flight to end.
+      await untilWaitingForStationLock(stack.sql);
+    } finally {
+      await inFlight.abandon();
+    }
+    const answered = await answer;
+    expect(answered.status).toBe(200);
+    expect(answered.body.door).toBe(1);
+    // And with the door really taken, the answer is the documented 409.
+    const next = await stack.shipment(scene.org.id, scene.station.id);
+    const full = await scene.terminal.api.post('/terminal/v1/deposit', {
+      courierNo: scene.courier.number,
+      trackingNumber: next.tracking_number,
+    });
+    expect(full.status).toBe(409);
+    expect(full.body.code).toBe('cabinet_full');
   });
 
   it('a collection at the station waits for a deposit in flight, then runs', async () => {

@@ -24,7 +24,12 @@ import { insertMessages } from '../outbox/outbox';
 import { shipmentEventCtes } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf, type TerminalStation } from './auth';
-import { namedDoorQuery, smallestFreeDoorQuery, underStationLock } from './doorAssignment';
+import {
+  namedDoorQuery,
+  smallestFreeDoorQuery,
+  type StationLockMode,
+  underStationLock,
+} from './doorAssignment';
 import { sealForVerifier } from './verifierSeal';
 
 /** Unknown and deactivated couriers get the same plain `ok: false`, with no reason. */
@@ -143,7 +148,9 @@ async function assignDoor(
   code: DrawnCode & { sms: QueuedSms },
   at: Date,
   /** The door a kiosk chose on its own (offline): that one, if free; else the rule's. */
-  position?: number,
+  position: number | undefined,
+  /** Beside other deposits (the door locked, one another holds passed over), or alone. */
+  mode: StationLockMode,
 ): Promise<Assignment> {
   // What queueSms writes, here to save its round trips.
   const aside = parcel.sandbox ? SANDBOX_SMS : null;
@@ -161,7 +168,7 @@ async function assignDoor(
         ? smallestFreeDoorQuery(tx, station.id, parcel.parcel_size, {
             shipmentId: parcel.id,
             accessible: parcel.accessible_door,
-            lock: true,
+            lock: mode === 'deposit',
           })
         : namedDoorQuery(tx, station.id, position)
     }),
@@ -220,12 +227,17 @@ async function depositParcel(
   courier: { number: string } | { id: string | null },
   trackingNumber: string,
   at: Date,
-  reporter?: Reporter,
+  reporter: Reporter | undefined,
   /**
    * A deposit the kiosk made on its own: into this door, and a courier deactivated since
    * the kiosk checked them does not undo it (the parcel is in the door).
    */
-  offline?: { door: number },
+  offline: { door: number } | undefined,
+  /**
+   * `deposit`: beside other deposits at the station; `exclusive`: alone there (offline
+   * deposits, whose conflicts change a door; the sandbox; a deposit asking again).
+   */
+  mode: StationLockMode,
 ): Promise<DepositOutcome> {
   // Claimed again when the parcel or its station changed between the read and the lock.
   for (let claims = 1; ; claims++) {
@@ -247,13 +259,13 @@ async function depositParcel(
       station.freeStorageHours,
       recipientPageUrl(services.config, fresh.link.token),
     );
-    // Under the station's lock in the deposits' mode (doorAssignment.ts), sent with the
-    // assignment: four couriers at one station are served side by side (issue 28).
+    // Under the station's lock, in the deposits' mode unless alone (doorAssignment.ts),
+    // sent with the assignment: four couriers at one station are served side by side.
     const assigned = await underStationLock(
       tx,
       station.id,
-      () => assignDoor(tx, station, parcel, courierId, { ...fresh, sms }, at, offline?.door),
-      'deposit',
+      () => assignDoor(tx, station, parcel, courierId, { ...fresh, sms }, at, offline?.door, mode),
+      mode,
     );
     // Another deposit of the same parcel may have won while this one waited for the lock.
     if (!assigned.deposited && !assigned.still_booked) return { kind: 'not_found' };
@@ -294,7 +306,17 @@ export async function placeParcel(
   /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
   reporter?: Reporter,
 ): Promise<DepositOutcome> {
-  return depositParcel(tx, services, station, { id: courierId }, trackingNumber, at, reporter);
+  return depositParcel(
+    tx,
+    services,
+    station,
+    { id: courierId },
+    trackingNumber,
+    at,
+    reporter,
+    undefined,
+    'exclusive',
+  );
 }
 
 /**
@@ -318,6 +340,8 @@ export function placeOfflineDeposit(
     at,
     reporter,
     { door: request.door },
+    // Alone at the station: a door it cannot have is taken out of service (offline.ts).
+    'exclusive',
   );
 }
 
@@ -333,17 +357,25 @@ export function deposit(services: Services): Middleware {
     const request = validate(DepositRequestSchema, await readJson(ctx));
     const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const outcome = await transaction(services.sql, (tx) =>
-      depositParcel(
-        tx,
-        services,
-        station,
-        { number: request.courierNo },
-        request.trackingNumber,
-        at,
-        { log: ctx.state.log, terminalId: ctx.state.terminal.id },
-      ),
-    );
+    const attempt = (mode: StationLockMode) =>
+      transaction(services.sql, (tx) =>
+        depositParcel(
+          tx,
+          services,
+          station,
+          { number: request.courierNo },
+          request.trackingNumber,
+          at,
+          { log: ctx.state.log, terminalId: ctx.state.terminal.id },
+          undefined,
+          mode,
+        ),
+      );
+    // Beside other deposits, a door passed over may be held by one that will not use it
+    // (a retry of this very parcel, one rolling back): no door is asked again alone, once
+    // every deposit in flight here has ended, and answered as that finds.
+    let outcome = await attempt('deposit');
+    if (outcome.kind === 'cabinet_full') outcome = await attempt('exclusive');
     switch (outcome.kind) {
       case 'courier_not_verified':
         throw courierNotVerified();

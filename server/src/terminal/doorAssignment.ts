@@ -110,6 +110,8 @@ export async function lockStationForDeposit(tx: TransactionSql, stationId: strin
   await tx`select lock_station_shared(${stationId})`;
 }
 
+export type StationLockMode = 'exclusive' | 'deposit';
+
 /**
  * The station's lock (`lockStation`, or `lockStationForDeposit` with `mode: 'deposit'`),
  * then `statement`, sent in one write (issue 28): PostgreSQL runs the statement once the
@@ -121,7 +123,7 @@ export async function underStationLock<T>(
   tx: TransactionSql,
   stationId: string,
   statement: () => PromiseLike<T>,
-  mode: 'exclusive' | 'deposit' = 'exclusive',
+  mode: StationLockMode = 'exclusive',
 ): Promise<T> {
   const locked = (mode === 'deposit' ? lockStationForDeposit : lockStation)(tx, stationId);
   const [, result] = await Promise.all([locked, statement()]);

@@ -15,6 +15,7 @@ import { problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { stationOf } from './auth';
 import { placeOfflineDeposit } from './deposit';
+import { lockStation } from './doorAssignment';
 import { reportedTime } from './reportedTime';
 
 // The service's side of a locker that works on its own through an outage
@@ -291,6 +292,9 @@ export function offlineDeposit(services: Services): Middleware {
         terminalId,
       });
       if (placed.kind === 'deposited' || placed.kind === 'courier_not_verified') return placed;
+      // The station's lock before the door changes below (the lock order; held already
+      // when the deposit got as far as its door).
+      await lockStation(tx, station.id);
       const [known] = await tx<
         { status: string; station_code: string | null; slot_no: number | null }[]
       >`
