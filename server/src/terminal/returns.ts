@@ -17,7 +17,7 @@ import { validate } from '../http/validate';
 import { recordShipmentEvent } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf } from './auth';
-import { lockStation, smallestFreeDoorQuery } from './doorAssignment';
+import { lockStation, smallestFreeDoorQuery, underStationLock } from './doorAssignment';
 
 interface ReturnCandidate {
   shipment_id: string;
@@ -64,8 +64,12 @@ export async function startReturn(
   stationId: string,
   trackingNumber: string,
 ): Promise<ReturnOutcome> {
-  await lockStation(tx, stationId); // the lock order: station first (doorAssignment.ts)
-  const [candidate] = await tx<ReturnCandidate[]>`
+  // The lock order: station first (doorAssignment.ts); the read sent with the lock, run
+  // once it is granted (one round trip less with the station held).
+  const [candidate] = await underStationLock(
+    tx,
+    stationId,
+    () => tx<ReturnCandidate[]>`
     select sh.id as shipment_id, sh.tracking_number, sh.parcel_size, sh.status,
            sh.collected_at > now() - make_interval(days => org.return_window_days) as within_window,
            r.id as return_id, r.status as return_status, d.position as held_position
@@ -74,7 +78,8 @@ export async function startReturn(
       left join returns r on r.shipment_id = sh.id
       left join door_occupancy o on o.return_id = r.id and o.kind = 'return_hold'
       left join doors d on d.id = o.door_id
-     where sh.tracking_number = ${trackingNumber} and sh.destination_station_id = ${stationId}`;
+     where sh.tracking_number = ${trackingNumber} and sh.destination_station_id = ${stationId}`,
+  );
   if (!candidate) return { kind: 'not_found' };
   const returnId = await openReturn(tx, stationId, candidate);
   if (!returnId) return { kind: 'not_found' };
