@@ -349,7 +349,7 @@ export function placeOfflineDeposit(
  * One call: verify the courier, pick the smallest free door that fits, record the
  * deposit and queue the pickup-code SMS, all in one transaction under the station's lock
  * in the deposits' mode, in three round trips (begin and read, lock and assign, commit),
- * the lock held for the last two. The code's offline
+ * the lock held for the last two; the cabinet version read after. The code's offline
  * verifier is made afterwards by the verifier worker, nudged here (verifierWorker.ts).
  */
 export function deposit(services: Services): Middleware {
@@ -371,9 +371,9 @@ export function deposit(services: Services): Middleware {
           mode,
         ),
       );
-    // Beside other deposits, a door passed over may be held by one that will not use it
-    // (a retry of this very parcel, one rolling back): no door is asked again alone, once
-    // every deposit in flight here has ended, and answered as that finds.
+    // Beside other deposits, a door passed over may be held by one that will not keep it
+    // (a retry of this very parcel, one rolling back): finding none, the deposit asks again
+    // alone, once every deposit in flight here has ended, and answers what that finds.
     let outcome = await attempt('deposit');
     if (outcome.kind === 'cabinet_full') outcome = await attempt('exclusive');
     switch (outcome.kind) {
