@@ -227,18 +227,21 @@ async function depositParcel(
   courier: { number: string } | { id: string | null },
   trackingNumber: string,
   at: Date,
-  reporter: Reporter | undefined,
-  /**
-   * A deposit the kiosk made on its own: into this door, and a courier deactivated since
-   * the kiosk checked them does not undo it (the parcel is in the door).
-   */
-  offline: { door: number } | undefined,
-  /**
-   * `deposit`: beside other deposits at the station; `exclusive`: alone there (offline
-   * deposits, whose conflicts change a door; the sandbox; a deposit asking again).
-   */
-  mode: StationLockMode,
+  how: {
+    reporter?: Reporter | undefined;
+    /**
+     * A deposit the kiosk made on its own: into this door, and a courier deactivated since
+     * the kiosk checked them does not undo it (the parcel is in the door).
+     */
+    offline?: { door: number };
+    /**
+     * `deposit`: beside other deposits at the station; `exclusive`: alone there (offline
+     * deposits, whose conflicts change a door; the sandbox; a deposit asking again).
+     */
+    mode: StationLockMode;
+  },
 ): Promise<DepositOutcome> {
+  const { reporter, offline, mode } = how;
   // Claimed again when the parcel or its station changed between the read and the lock.
   for (let claims = 1; ; claims++) {
     const claimed = await claim(
@@ -306,17 +309,10 @@ export async function placeParcel(
   /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
   reporter?: Reporter,
 ): Promise<DepositOutcome> {
-  return depositParcel(
-    tx,
-    services,
-    station,
-    { id: courierId },
-    trackingNumber,
-    at,
+  return depositParcel(tx, services, station, { id: courierId }, trackingNumber, at, {
     reporter,
-    undefined,
-    'exclusive',
-  );
+    mode: 'exclusive',
+  });
 }
 
 /**
@@ -338,10 +334,8 @@ export function placeOfflineDeposit(
     { number: request.courierNo },
     request.trackingNumber,
     at,
-    reporter,
-    { door: request.door },
     // Alone at the station: a door it cannot have is taken out of service (offline.ts).
-    'exclusive',
+    { reporter, offline: { door: request.door }, mode: 'exclusive' },
   );
 }
 
@@ -366,9 +360,7 @@ export function deposit(services: Services): Middleware {
           { number: request.courierNo },
           request.trackingNumber,
           at,
-          { log: ctx.state.log, terminalId: ctx.state.terminal.id },
-          undefined,
-          mode,
+          { reporter: { log: ctx.state.log, terminalId: ctx.state.terminal.id }, mode },
         ),
       );
     // Beside other deposits, a door passed over may be held by one that will not keep it
