@@ -14,7 +14,8 @@
  * hour needs), PEAK_STATIONS (28000), PEAK_PARCELS_PER_SECOND (233), PEAK_PG_PORT (55131;
  * servers on the next two ports, sinks on the two after), PEAK_STATEMENTS=1 (after each run,
  * the statements that cost PostgreSQL most), PEAK_SERVER_NODE_ARGS (Node flags for the
- * servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), PEAK_LINK=1 (kiosks on the live link:
+ * servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, or `--import tsx --import
+ * ./server/bench/peak/loopWatch.ts` for the servers' event-loop stalls), PEAK_LINK=1 (kiosks on the live link:
  * the idle /cabinet poll every 300 s instead of 15 s, and one poll after each change of the
  * cabinet, as the link's hint brings; the link's WebSockets themselves are not opened).
  * The servers reach PostgreSQL over its Unix-domain socket (PEAK_PG_TCP=1: loopback TCP).
