@@ -200,9 +200,10 @@ async function targetStation(
 }
 
 /**
- * Both stations' locks (`lock_station`, exclusive), in id order: the lock order (terminal/doorAssignment.ts) for
- * a path that changes two stations, so a reroute A→B and one B→A never wait on each
- * other in a circle, and a deposit at either station waits for this reroute or it for it.
+ * Both stations' locks (`lock_station`, exclusive), in id order: the lock order
+ * (terminal/doorAssignment.ts) for a path that changes two stations, so a reroute A→B and
+ * one B→A never wait on each other in a circle, and a deposit at either station waits for
+ * this reroute or it for it.
  */
 async function lockStations(tx: TransactionSql, ids: string[]): Promise<void> {
   for (const id of [...ids].sort()) await tx`select lock_station(${id})`;

@@ -31,8 +31,9 @@ export interface DoorFor {
   accessible: boolean;
   /**
    * A deposit's choice, beside other deposits at the station (`lockStationForDeposit`):
-   * the door is locked for this transaction and a door another deposit holds or filled
-   * since this statement's snapshot is passed over.
+   * the door is locked for this transaction and a door another deposit holds, or filled
+   * since this statement's snapshot (its `occupied` read again on its current row), is
+   * passed over.
    */
   lock?: boolean;
 }
