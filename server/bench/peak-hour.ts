@@ -11,7 +11,7 @@
  * PEAK_SEARCH_SECONDS per step, up to PEAK_SEARCH_CEILING),
  * PEAK_BREAKDOWN=1 (first, each stream alone at PEAK_BREAKDOWN_FRACTION (0.2) of its hour
  * rate for PEAK_BREAKDOWN_SECONDS (15), against the background: the cores each part of the
- * hour needs), PEAK_STATIONS (28000), PEAK_PARCELS_PER_SECOND (233), PEAK_PG_PORT (55131;
+ * hour needs; PEAK_BREAKDOWN_STREAMS=heartbeat,… only those streams), PEAK_STATIONS (28000), PEAK_PARCELS_PER_SECOND (233), PEAK_PG_PORT (55131;
  * servers on the next two ports, sinks on the two after), PEAK_STATEMENTS=1 (after each run,
  * the statements that cost PostgreSQL most), PEAK_SERVER_NODE_ARGS (Node flags for the
  * servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, or `--import tsx --import
@@ -68,6 +68,7 @@ const PG_PORT = Number(env.PEAK_PG_PORT ?? 55131);
 const BREAKDOWN = env.PEAK_BREAKDOWN === '1';
 const BREAKDOWN_FRACTION = Number(env.PEAK_BREAKDOWN_FRACTION ?? 0.2);
 const BREAKDOWN_SECONDS = Number(env.PEAK_BREAKDOWN_SECONDS ?? 15);
+const BREAKDOWN_STREAMS = (env.PEAK_BREAKDOWN_STREAMS ?? '').split(',').filter(Boolean);
 const STATEMENTS = env.PEAK_STATEMENTS === '1';
 const P99_BOUND_MS = 100;
 // Gentle enough that a loaded machine answers every poll; the point is a warm cache.
@@ -336,6 +337,7 @@ async function breakdown(ctx: Context) {
     BREAKDOWN_FRACTION,
     BREAKDOWN_SECONDS,
     () => settle([server]),
+    BREAKDOWN_STREAMS,
   );
   console.log(
     `\nCPU of each stream alone at ${BREAKDOWN_FRACTION} of its rate in the hour, ` +

@@ -27,6 +27,11 @@ export interface ServerConfig {
   /** How long without a heartbeat before a terminal is marked offline. */
   offlineAfterSeconds: number;
   sweepIntervalMs: number;
+  /**
+   * How long the first heartbeat after a quiet moment waits for others to share its
+   * statement (terminal/heartbeatBatch.ts); 0: written at once.
+   */
+  heartbeatBatchMs: number;
   dbPoolSize: number;
   /**
    * Offline pickup verifiers this instance computes at once (a 16 MiB scrypt each, on
@@ -168,6 +173,7 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).default('info'),
     OFFLINE_AFTER_SECONDS: whole(1, 86_400).default(180),
     SWEEP_INTERVAL_MS: whole(10, 3_600_000).default(15_000),
+    HEARTBEAT_BATCH_MS: whole(0, 1000).default(20),
     DB_POOL_SIZE: whole(1, 1000).default(20),
     VERIFIER_CONCURRENCY: whole(0, 64).default(1),
     MERCHANT_REQUESTS_PER_MINUTE: whole(1, 10_000_000).default(1200),
@@ -333,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: e.LOG_LEVEL,
     offlineAfterSeconds: e.OFFLINE_AFTER_SECONDS,
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
+    heartbeatBatchMs: e.HEARTBEAT_BATCH_MS,
     dbPoolSize: e.DB_POOL_SIZE,
     verifierConcurrency: e.VERIFIER_CONCURRENCY,
     merchantRequestsPerMinute: e.MERCHANT_REQUESTS_PER_MINUTE,

@@ -64,7 +64,8 @@ async function spend(
 
 /**
  * Runs the background alone, then each stream alone at `fraction` of its hour rate; answers
- * a row per stream, one for the background, and the total for the whole hour. `streamsAt`
+ * a row per stream, one for the background, and the total for the whole hour (of the
+ * streams run: `only` names some, for a change to one of them). `streamsAt`
  * makes the mix's streams at a fraction, their follow-ups scheduled on `driver`.
  */
 export async function costBreakdown(
@@ -74,6 +75,7 @@ export async function costBreakdown(
   fraction: number,
   seconds: number,
   settle: () => Promise<void>,
+  only?: readonly string[],
 ): Promise<StreamCost[]> {
   await settle();
   const idle = await spend(sql, server, () => [], seconds);
@@ -83,7 +85,9 @@ export async function costBreakdown(
     generator: idle.generator / idle.seconds,
   };
   const rows: StreamCost[] = [];
-  const names = streamsAt(fraction, new Driver([])).map((stream) => stream.name);
+  const names = streamsAt(fraction, new Driver([]))
+    .map((stream) => stream.name)
+    .filter((name) => !only?.length || only.includes(name));
   for (const name of names) {
     await settle();
     const s = await spend(

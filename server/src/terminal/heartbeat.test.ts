@@ -67,6 +67,42 @@ describe('POST /heartbeat', () => {
     expect(row?.last_heartbeat_at).toBeInstanceOf(Date);
   });
 
+  it('answers each of many kiosks beating at once its own station and version', async () => {
+    // Heartbeats arriving together share one statement: no answer may go to another kiosk.
+    const kiosks: {
+      station: { code: string };
+      idle: number;
+      t: Awaited<ReturnType<typeof stack.terminal>>;
+    }[] = [];
+    for (let s = 0; s < 3; s++) {
+      const station = await stack.station('1:S', { idleTimeoutSeconds: 30 + s });
+      for (let k = 0; k < 10; k++)
+        kiosks.push({ station, idle: 30 + s, t: await stack.terminal(station.code) });
+    }
+    await stack.sql`update terminals set status = 'offline' where id = ${kiosks[4]!.t.id}`;
+    const answers = await Promise.all(
+      kiosks.map(({ t }, i) => t.api.post('/terminal/v1/heartbeat', { appVersion: `k-${i}` })),
+    );
+    answers.forEach((answer, i) => {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({
+        station_code: kiosks[i]!.station.code,
+        support_phone: expect.any(String),
+        idle_timeout_seconds: kiosks[i]!.idle,
+        app_version: `k-${i}`,
+      });
+    });
+    const rows = await stack.sql<{ id: string; app_version: string; status: string }[]>`
+      select id, app_version, status from terminals
+       where id = any(${kiosks.map((k) => k.t.id)}::uuid[])`;
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    kiosks.forEach(({ t }, i) =>
+      expect(byId.get(t.id)).toEqual({ id: t.id, app_version: `k-${i}`, status: 'online' }),
+    );
+    // The kiosk that was offline is let in again at once.
+    expect((await kiosks[4]!.t.api.get('/terminal/v1/cabinet')).status).toBe(200);
+  });
+
   it('accepts an empty POST and refuses invalid JSON, a too long version and unknown fields', async () => {
     const station = await stack.station('1:S');
     const t = await stack.terminal(station.code);

@@ -1,0 +1,172 @@
+import { describe, expect, it, onTestFinished } from 'vitest';
+import postgres from 'postgres';
+import type { Sql } from '../db/connect';
+import { useTestServer, waitFor } from '../../test/harness';
+import { HeartbeatBatch } from './heartbeatBatch';
+
+const stack = useTestServer();
+
+/** The test's own client, counting the statements a batch sends through it. */
+function counting(sql: Sql): { sql: Sql; statements: () => number } {
+  let n = 0;
+  const tag = ((strings: TemplateStringsArray, ...values: unknown[]) => {
+    n++;
+    return (sql as unknown as (s: TemplateStringsArray, ...v: unknown[]) => unknown)(
+      strings,
+      ...values,
+    );
+  }) as unknown as Sql;
+  return { sql: tag, statements: () => n };
+}
+
+async function untilHeartbeatWaitsForALock(): Promise<void> {
+  await waitFor(async () => {
+    const [waiting] = await stack.sql`
+      select 1 from pg_stat_activity
+       where datname = current_database() and wait_event_type = 'Lock'
+         and query like '%set last_heartbeat_at%' and query not like '%pg_stat_activity%'`;
+    return waiting;
+  });
+}
+
+async function terminalsAt(phone: string, n: number) {
+  const station = await stack.station('1:S', { supportPhone: phone });
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push((await stack.terminal(station.code)).id);
+  return { station, ids };
+}
+
+describe('HeartbeatBatch', () => {
+  it('writes heartbeats that arrive together with one statement, each answered its own station', async () => {
+    const a = await terminalsAt('+381 11 555 0001', 12);
+    const b = await terminalsAt('+381 11 555 0002', 12);
+    const c = counting(stack.sql);
+    const batch = new HeartbeatBatch(c.sql);
+    const all = [...a.ids, ...b.ids];
+    const answers = await Promise.all(all.map((id, i) => batch.record(id, `k-${i}`)));
+    expect(c.statements()).toBe(1);
+    expect(answers.map((x) => x?.support_phone)).toEqual([
+      ...a.ids.map(() => '+381 11 555 0001'),
+      ...b.ids.map(() => '+381 11 555 0002'),
+    ]);
+    expect(answers[0]?.code).toBe(a.station.code);
+    const rows = await stack.sql<{ id: string; app_version: string; beat: boolean }[]>`
+      select id, app_version, last_heartbeat_at > now() - interval '1 minute' as beat
+        from terminals where id = any(${all}::uuid[])`;
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    all.forEach((id, i) =>
+      expect(byId.get(id)).toMatchObject({ app_version: `k-${i}`, beat: true }),
+    );
+  });
+
+  it('sends what arrives during a statement in the next one, and no more than its batch size', async () => {
+    const { ids } = await terminalsAt('+381 11 555 0003', 8);
+    const c = counting(stack.sql);
+    const batch = new HeartbeatBatch(c.sql, { maxBatch: 3 });
+    // The first heartbeat's statement waits for its terminal's row, held by hand.
+    let release!: () => void;
+    const held = stack.sql.begin(async (tx) => {
+      await tx`select 1 from terminals where id = ${ids[0]!} for update`;
+      await new Promise<void>((r) => (release = r));
+    });
+    await waitFor(() => release);
+    const first = batch.record(ids[0]!, 'first');
+    await untilHeartbeatWaitsForALock();
+    expect(c.statements()).toBe(1);
+    const rest = ids.slice(1).map((id) => batch.record(id, 'later'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(c.statements()).toBe(1);
+    release();
+    await held;
+    expect((await first)?.support_phone).toBe('+381 11 555 0003');
+    const later = await Promise.all(rest);
+    expect(later.every((x) => x?.support_phone === '+381 11 555 0003')).toBe(true);
+    // Seven waiting, three a statement: 1 + 3.
+    expect(c.statements()).toBe(4);
+  });
+
+  it('waits its window for heartbeats that come a moment later; without one, writes at once', async () => {
+    const { ids } = await terminalsAt('+381 11 555 0007', 2);
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const windowed = counting(stack.sql);
+    const batch = new HeartbeatBatch(windowed.sql, { windowMs: 150 });
+    const first = batch.record(ids[0]!, 'a');
+    await sleep(40);
+    const second = batch.record(ids[1]!, 'b');
+    expect((await Promise.all([first, second])).map((x) => x?.support_phone)).toEqual([
+      '+381 11 555 0007',
+      '+381 11 555 0007',
+    ]);
+    expect(windowed.statements()).toBe(1);
+    const direct = counting(stack.sql);
+    const atOnce = new HeartbeatBatch(direct.sql);
+    const third = atOnce.record(ids[0]!, 'c');
+    await sleep(40);
+    await Promise.all([third, atOnce.record(ids[1]!, 'd')]);
+    expect(direct.statements()).toBe(2);
+  });
+
+  it('writes one terminal twice in a batch once, with the later version, and answers both', async () => {
+    const { ids } = await terminalsAt('+381 11 555 0004', 1);
+    const batch = new HeartbeatBatch(stack.sql);
+    const [one, two] = await Promise.all([
+      batch.record(ids[0]!, 'k-1'),
+      batch.record(ids[0]!, 'k-2'),
+    ]);
+    expect(one).toEqual(two);
+    expect(one?.support_phone).toBe('+381 11 555 0004');
+    const [row] = await stack.sql`select app_version from terminals where id = ${ids[0]!}`;
+    expect(row?.app_version).toBe('k-2');
+  });
+
+  it('answers undefined for a terminal with no row and still writes the others', async () => {
+    const { ids } = await terminalsAt('+381 11 555 0005', 1);
+    const batch = new HeartbeatBatch(stack.sql);
+    const [gone, here] = await Promise.all([
+      batch.record('00000000-0000-4000-8000-000000000000', null),
+      batch.record(ids[0]!, 'k'),
+    ]);
+    expect(gone).toBeUndefined();
+    expect(here?.support_phone).toBe('+381 11 555 0005');
+  });
+
+  it('two instances sharing terminals in opposite orders wait for each other, no deadlock', async () => {
+    const { ids } = await terminalsAt('+381 11 555 0006', 2);
+    const [low, high] = [...ids].sort();
+    // The plan of a fleet's table (28,000 terminals): each row of the batch found by the
+    // index, in the batch's order. A test's few rows would be scanned in the table's order.
+    const planned = postgres(stack.databaseUrl, {
+      max: 2,
+      onnotice: () => {},
+      connection: { enable_seqscan: 'off', enable_hashjoin: 'off', enable_mergejoin: 'off' },
+    });
+    onTestFinished(() => planned.end({ timeout: 1 }));
+    const one = counting(planned);
+    const two = counting(planned);
+    const first = new HeartbeatBatch(one.sql);
+    const second = new HeartbeatBatch(two.sql);
+    let release!: () => void;
+    const held = stack.sql.begin(async (tx) => {
+      await tx`select 1 from terminals where id = ${low!} for update`;
+      await new Promise<void>((r) => (release = r));
+    });
+    await waitFor(() => release);
+    // Unordered, the first would take `low` once released while the second holds `high`.
+    const a = Promise.all([first.record(low!, 'a'), first.record(high!, 'a')]);
+    await untilHeartbeatWaitsForALock();
+    const b = Promise.all([second.record(high!, 'b'), second.record(low!, 'b')]);
+    await waitFor(async () => {
+      const [row] = await stack.sql<{ n: number }[]>`
+        select count(*)::int as n from pg_stat_activity
+         where datname = current_database() and wait_event_type = 'Lock'
+           and query like '%set last_heartbeat_at%' and query not like '%pg_stat_activity%'`;
+      return row!.n === 2 || undefined;
+    });
+    release();
+    await held;
+    const answers = [...(await a), ...(await b)];
+    expect(answers.every((x) => x?.support_phone === '+381 11 555 0006')).toBe(true);
+    // A deadlock would have cost one of them a second statement.
+    expect([one.statements(), two.statements()]).toEqual([1, 1]);
+  });
+});
