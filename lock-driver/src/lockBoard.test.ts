@@ -144,11 +144,14 @@ describe('LockBoard.open', () => {
     // hears too few of its own reads go unanswered and calls the door did_not_open.
     const { board, cabinet, unlocks } = await connect(
       { boards: 1 },
-      { replyTimeoutMs: 60, openTimeoutMs: 600 },
+      { replyTimeoutMs: 120, openTimeoutMs: 700 },
     );
     const watch = board.watchDoors({ intervalMs: 1 });
-    // Silent for about two of the unlock's reads (60 ms each, 100 ms of guard after).
-    cabinet.cutPowerOnNextPulse(0, 250);
+    // The unlock's reads after the pulse: the first at ≈20 ms (120 ms unanswered, 100 ms
+    // of guard after), the second at ≈240 ms. A cabinet read in its place would push it to
+    // ≈460 ms. Silent until 350 ms: the second falls in the silence with 110 ms to spare
+    // for a loaded machine's late timers, the pushed one after it by as much.
+    cabinet.cutPowerOnNextPulse(0, 350);
     const result = await board.open(2);
     await watch.stop();
     expect(result).toMatchObject({ outcome: 'unknown', pulses: 1, seenOpenAfterMs: null });
