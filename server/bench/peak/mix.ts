@@ -232,7 +232,7 @@ export function peakCalls(
   }
 
   /** The kiosk's offline sets (kiosk/src/core/kiosk.ts), each polled with its last ETag. */
-  const offlineEtags = { pickups: net.pickupSetEtags, deposits: new Map<string, string>() };
+  const offlineEtags = { pickups: net.pickupSetEtags, deposits: net.depositSetEtags };
   const offlineSet = (set: 'pickups' | 'deposits'): Call => {
     const code = stationCode(random(stations));
     const etag = offlineEtags[set].get(code);

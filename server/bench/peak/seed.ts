@@ -15,6 +15,8 @@ export interface Network {
   etags: Map<string, string>;
   /** Each kiosk's last ETag of its offline pickup set (the warm-up reads them). */
   pickupSetEtags: Map<string, string>;
+  /** The same of its offline deposit set, read every minute (the warm-up reads them). */
+  depositSetEtags: Map<string, string>;
   /** Organization index → API key. */
   apiKeys: string[];
   /** Ordinary station ids, for merchant creates. */
@@ -191,6 +193,7 @@ export async function seedNetwork(
     pools,
     etags,
     pickupSetEtags: new Map(),
+    depositSetEtags: new Map(),
     apiKeys: Array.from({ length: ORGANIZATIONS }, (_, i) => apiKeyOf(i)),
     stationIds: ordinary,
   };
