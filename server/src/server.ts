@@ -113,7 +113,10 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     await embedded?.stop();
     throw error;
   }
-  const softSql = connect(url, { max: 4, asynchronousCommit: true });
+  // Soft state waits at most 2 s for a row lock: the heartbeats of an instance share one
+  // statement, so a terminal's row held elsewhere (an operator's open transaction) would
+  // otherwise hold up every kiosk's heartbeat here, not only its own.
+  const softSql = connect(url, { max: 4, asynchronousCommit: true, lockTimeoutMs: 2000 });
   const authCache = new TerminalAuthCache();
   const unlisten = await listenForAuthChanges(sql, authCache, logger);
   const pickupSets = new PickupSetVersions(sql);

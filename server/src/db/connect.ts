@@ -10,6 +10,8 @@ export interface ConnectOptions {
   max?: number;
   /** For writes of soft state whose last milliseconds may be lost in a crash. */
   asynchronousCommit?: boolean;
+  /** A statement waiting longer than this for a row lock fails (`lock_timeout`). */
+  lockTimeoutMs?: number;
 }
 
 /** The one postgres.js client of a process. Timestamps come back as `Date`. */
@@ -22,6 +24,7 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
     connection: {
       application_name: 'parcel-locker',
       ...(options.asynchronousCommit ? { synchronous_commit: 'off' } : {}),
+      ...(options.lockTimeoutMs ? { lock_timeout: options.lockTimeoutMs } : {}),
     },
   });
 }

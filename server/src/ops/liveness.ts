@@ -10,7 +10,10 @@ interface Marked {
 /**
  * Marks offline every online terminal silent for `afterSeconds` and raises one alert each.
  * The update's `where status = 'online'` makes each mark happen once even when several
- * server instances sweep at the same moment.
+ * server instances sweep at the same moment. A terminal whose row is locked is passed
+ * over: it is being written (a heartbeat, most likely, which would make it not silent),
+ * and waiting for it would let the sweep and a batch of heartbeats, which lock rows in
+ * another order, deadlock; the next sweep sees it.
  */
 export async function markSilentTerminalsOffline(
   sql: Sql,
@@ -18,12 +21,17 @@ export async function markSilentTerminalsOffline(
   afterSeconds: number,
 ): Promise<Marked[]> {
   const marked = await sql<Marked[]>`
-    with marked as (
-      update terminals
-         set status = 'offline'
+    with silent as (
+      select id from terminals
        where status = 'online' and revoked_at is null
          and coalesce(last_heartbeat_at, created_at) < now() - make_interval(secs => ${afterSeconds})
-      returning id, station_id, coalesce(last_heartbeat_at, created_at) as last_seen
+         for no key update skip locked
+    ), marked as (
+      update terminals t
+         set status = 'offline'
+        from silent
+       where t.id = silent.id and t.status = 'online'
+      returning t.id, t.station_id, coalesce(t.last_heartbeat_at, t.created_at) as last_seen
     ), alerted as (
       insert into alerts (kind, terminal_id, station_id, message)
       select 'terminal_offline', id, station_id,

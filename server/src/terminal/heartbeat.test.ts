@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { markSilentTerminalsOffline } from '../ops/liveness';
-import { useTestServer } from '../../test/harness';
+import { useTestServer, waitFor } from '../../test/harness';
 
 const stack = useTestServer();
 
@@ -121,6 +121,27 @@ describe('POST /heartbeat', () => {
 });
 
 describe('liveness sweeper', () => {
+  it('passes over a silent terminal whose row is being written, and marks it at the next sweep', async () => {
+    // Heartbeats are written together and lock rows in their own order: the sweep must not
+    // wait for a row a heartbeat holds (the two would deadlock).
+    const station = await stack.station('1:S');
+    const busy = await stack.terminal(station.code);
+    await stack.sql`update terminals set last_heartbeat_at = now() - interval '181 seconds' where id = ${busy.id}`;
+    const { log } = capturingLogger();
+    let release!: () => void;
+    const held = stack.sql.begin(async (tx) => {
+      await tx`select 1 from terminals where id = ${busy.id} for no key update`;
+      await new Promise<void>((r) => (release = r));
+    });
+    await waitFor(() => release);
+    const first = await markSilentTerminalsOffline(stack.sql, log, 180);
+    expect(first.map((m) => m.terminal_id)).not.toContain(busy.id);
+    release();
+    await held;
+    const second = await markSilentTerminalsOffline(stack.sql, log, 180);
+    expect(second.map((m) => m.terminal_id)).toContain(busy.id);
+  });
+
   it('marks a terminal silent for 3 minutes offline once, with one alert and a log line, even with two sweepers', async () => {
     const station = await stack.station('1:S');
     const silent = await stack.terminal(station.code);

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import type { Services } from '../services';
 import { NO_BODY, readJson } from '../http/body';
 import { validate } from '../http/validate';
-import { ProblemError } from '../http/problem';
+import { problem } from '../http/problem';
 import { HeartbeatBatch } from './heartbeatBatch';
 
 /**
@@ -19,7 +19,9 @@ export function heartbeat({ softSql, authCache, config: settings }: Services): M
     const { appVersion } = validate(HeartbeatRequestSchema, sent === NO_BODY ? {} : sent);
     const terminal = ctx.state.terminal;
     const config = await batch.record(terminal.id, appVersion ?? null);
-    if (!config) throw new ProblemError('internal_error');
+    // Revoked (or deleted) between its authentication and the write: refused as
+    // authentication refuses it, and its row is left as it was.
+    if (!config) throw problem.unauthorized();
     if (terminal.status === 'offline') {
       // The change notification arrives a moment later; the kiosk's very next request
       // must already find this terminal online on this instance.

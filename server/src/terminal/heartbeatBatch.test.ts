@@ -7,16 +7,16 @@ import { HeartbeatBatch } from './heartbeatBatch';
 const stack = useTestServer();
 
 /** The test's own client, counting the statements a batch sends through it. */
-function counting(sql: Sql): { sql: Sql; statements: () => number } {
-  let n = 0;
+function counting(sql: Sql): { sql: Sql; statements: () => number; sent: () => unknown[][] } {
+  const sent: unknown[][] = [];
   const tag = ((strings: TemplateStringsArray, ...values: unknown[]) => {
-    n++;
+    sent.push(values);
     return (sql as unknown as (s: TemplateStringsArray, ...v: unknown[]) => unknown)(
       strings,
       ...values,
     );
   }) as unknown as Sql;
-  return { sql: tag, statements: () => n };
+  return { sql: tag, statements: () => sent.length, sent: () => sent };
 }
 
 async function untilHeartbeatWaitsForALock(): Promise<void> {
@@ -108,7 +108,8 @@ describe('HeartbeatBatch', () => {
 
   it('writes one terminal twice in a batch once, with the later version, and answers both', async () => {
     const { ids } = await terminalsAt('+381 11 555 0004', 1);
-    const batch = new HeartbeatBatch(stack.sql);
+    const c = counting(stack.sql);
+    const batch = new HeartbeatBatch(c.sql);
     const [one, two] = await Promise.all([
       batch.record(ids[0]!, 'k-1'),
       batch.record(ids[0]!, 'k-2'),
@@ -117,6 +118,75 @@ describe('HeartbeatBatch', () => {
     expect(one?.support_phone).toBe('+381 11 555 0004');
     const [row] = await stack.sql`select app_version from terminals where id = ${ids[0]!}`;
     expect(row?.app_version).toBe('k-2');
+    // One statement naming the terminal once (a repeated id in one update would write
+    // either version, as the planner meets them).
+    expect(c.sent()).toEqual([['k-2', ids[0]]]);
+  });
+
+  it('answers every caller of a failed statement with its error, and writes the next', async () => {
+    const { ids } = await terminalsAt('+381 11 555 0008', 2);
+    let fail = true;
+    const flaky = ((strings: TemplateStringsArray, ...values: unknown[]) => {
+      if (fail) {
+        fail = false;
+        return Promise.reject(Object.assign(new Error('connection lost'), { code: '08006' }));
+      }
+      return (stack.sql as unknown as (s: TemplateStringsArray, ...v: unknown[]) => unknown)(
+        strings,
+        ...values,
+      );
+    }) as unknown as Sql;
+    const batch = new HeartbeatBatch(flaky);
+    const failed = await Promise.allSettled([
+      batch.record(ids[0]!, 'x'),
+      batch.record(ids[1]!, 'x'),
+    ]);
+    expect(failed.map((r) => r.status === 'rejected' && (r.reason as Error).message)).toEqual([
+      'connection lost',
+      'connection lost',
+    ]);
+    expect((await batch.record(ids[0]!, 'y'))?.support_phone).toBe('+381 11 555 0008');
+  });
+
+  it('fails only the terminal whose row is held past the lock timeout, not the kiosks beside it', async () => {
+    const { ids } = await terminalsAt('+381 11 555 0009', 3);
+    const impatient = postgres(stack.databaseUrl, {
+      max: 2,
+      onnotice: () => {},
+      connection: { lock_timeout: 300 },
+    });
+    onTestFinished(() => impatient.end({ timeout: 1 }));
+    let release!: () => void;
+    const held = stack.sql.begin(async (tx) => {
+      await tx`select 1 from terminals where id = ${ids[1]!} for update`;
+      await new Promise<void>((r) => (release = r));
+    });
+    await waitFor(() => release);
+    const batch = new HeartbeatBatch(impatient);
+    const outcomes = await Promise.allSettled(ids.map((id) => batch.record(id, 'beat')));
+    release();
+    await held;
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(((outcomes[1] as PromiseRejectedResult).reason as { code: string }).code).toBe('55P03');
+    const rows = await stack.sql<{ id: string; app_version: string | null }[]>`
+      select id, app_version from terminals where id = any(${ids}::uuid[])`;
+    const versions = new Map(rows.map((r) => [r.id, r.app_version]));
+    expect(ids.map((id) => versions.get(id))).toEqual(['beat', null, 'beat']);
+  });
+
+  it('writes nothing for a terminal revoked since it was authenticated, and answers undefined', async () => {
+    const { ids } = await terminalsAt('+381 11 555 0010', 2);
+    await stack.sql`update terminals set revoked_at = now() where id = ${ids[0]!}`;
+    const batch = new HeartbeatBatch(stack.sql);
+    const [revoked, live] = await Promise.all([
+      batch.record(ids[0]!, 'k'),
+      batch.record(ids[1]!, 'k'),
+    ]);
+    expect(revoked).toBeUndefined();
+    expect(live?.support_phone).toBe('+381 11 555 0010');
+    const [row] = await stack.sql`
+      select app_version, last_heartbeat_at from terminals where id = ${ids[0]!}`;
+    expect(row).toEqual({ app_version: null, last_heartbeat_at: null });
   });
 
   it('answers undefined for a terminal with no row and still writes the others', async () => {

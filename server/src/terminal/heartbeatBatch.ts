@@ -20,8 +20,9 @@ interface Row extends HeartbeatConfiguration {
   id: string;
 }
 
-/** PostgreSQL's deadlock_detected. */
+/** PostgreSQL's deadlock_detected and lock_not_available (lock_timeout). */
 const DEADLOCK = '40P01';
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * Heartbeats written together: the first after a quiet moment waits `windowMs` (0: the
@@ -45,7 +46,10 @@ export class HeartbeatBatch {
     private readonly options: { maxBatch?: number; windowMs?: number } = {},
   ) {}
 
-  /** Records a heartbeat; answers the station's configuration, or undefined if no row. */
+  /**
+   * Records a heartbeat; answers the station's configuration, or undefined when the
+   * terminal has no row to write (gone, or revoked since it was authenticated).
+   */
   record(
     terminalId: string,
     appVersion: string | null,
@@ -68,41 +72,72 @@ export class HeartbeatBatch {
   }
 
   private async drain(): Promise<void> {
+    try {
+      await this.drainPending();
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async drainPending(): Promise<void> {
+    const maxBatch = Math.max(1, this.options.maxBatch ?? 500);
     while (this.pending.size > 0) {
       const batch = new Map<string, Pending>();
       for (const [id, entry] of this.pending) {
-        if (batch.size === (this.options.maxBatch ?? 500)) break;
+        if (batch.size === maxBatch) break;
         batch.set(id, entry);
       }
       for (const id of batch.keys()) this.pending.delete(id);
-      try {
-        const rows = await this.write(batch);
-        const byId = new Map(rows.map((r) => [r.id, r]));
-        for (const [id, entry] of batch) {
-          const row = byId.get(id);
-          const config = row && {
-            code: row.code,
-            support_phone: row.support_phone,
-            idle_timeout_seconds: row.idle_timeout_seconds,
-          };
-          for (const w of entry.waiters) w.resolve(config);
+      const outcomes = await this.write(batch);
+      for (const [id, entry] of batch) {
+        const outcome = outcomes.get(id);
+        if (outcome instanceof Error) {
+          for (const w of entry.waiters) w.reject(outcome);
+          continue;
         }
-      } catch (error) {
-        for (const entry of batch.values()) for (const w of entry.waiters) w.reject(error);
+        const config = outcome && {
+          code: outcome.code,
+          support_phone: outcome.support_phone,
+          idle_timeout_seconds: outcome.idle_timeout_seconds,
+        };
+        for (const w of entry.waiters) w.resolve(config);
       }
     }
-    this.writing = false;
   }
 
-  private async write(batch: Map<string, Pending>): Promise<Row[]> {
+  /** Each terminal's row as written, absent if none, or the error that stopped it. */
+  private async write(batch: Map<string, Pending>): Promise<Map<string, Row | Error>> {
     // In the order of their ids: two instances' batches that share terminals (a kiosk
     // retrying through another instance) then lock them in the same order and wait for
-    // each other rather than deadlock, whichever plan updates them (each found by the
-    // index in the batch's order, or the table read in its own). Locking them first
-    // (`for no key update` in order) would be plan-proof too, but writes a lock record for
-    // every row besides its update: it doubled PostgreSQL's work for a heartbeat.
+    // each other rather than deadlock while both plan alike (each row found by the index
+    // in the batch's order, or the table read in its own order); should two batches of
+    // different sizes plan differently, a deadlock is detected and one runs again. Locking
+    // them first (`for no key update` in order) would be plan-proof, but writes a lock
+    // record for every row besides its update: it doubled PostgreSQL's work a heartbeat.
     const ids = [...batch.keys()].sort();
     const versions = ids.map((id) => batch.get(id)!.appVersion);
+    try {
+      const rows = await this.statement(ids, versions);
+      return new Map(rows.map((r) => [r.id, r]));
+    } catch (error) {
+      const failed = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));
+      if (ids.length === 1 || codeOf(error) !== LOCK_NOT_AVAILABLE)
+        return new Map(ids.map((id) => [id, failed(error)]));
+      // A row held elsewhere past the connection's lock_timeout: each alone, so only the
+      // terminal whose row is held fails, not every kiosk that beat beside it.
+      const alone = await Promise.allSettled(
+        ids.map((id, i) => this.statement([id], [versions[i]!])),
+      );
+      const outcomes = new Map<string, Row | Error>();
+      alone.forEach((result, i) => {
+        if (result.status === 'rejected') outcomes.set(ids[i]!, failed(result.reason));
+        else if (result.value[0]) outcomes.set(ids[i]!, result.value[0]);
+      });
+      return outcomes;
+    }
+  }
+
+  private async statement(ids: string[], versions: (string | null)[]): Promise<Row[]> {
     for (let attempt = 1; ; attempt++) {
       try {
         if (ids.length === 1)
@@ -111,21 +146,23 @@ export class HeartbeatBatch {
                set last_heartbeat_at = now(), app_version = ${versions[0]!},
                    status = case when t.status = 'offline' then 'online' else t.status end
               from stations s
-             where t.id = ${ids[0]!} and s.id = t.station_id
+             where t.id = ${ids[0]!} and t.revoked_at is null and s.id = t.station_id
             returning t.id, s.code, s.support_phone, s.idle_timeout_seconds`;
         return await this.sql<Row[]>`
           update terminals t
              set last_heartbeat_at = now(), app_version = b.app_version,
                  status = case when t.status = 'offline' then 'online' else t.status end
             from unnest(${ids}::uuid[], ${versions}::text[]) as b(id, app_version), stations s
-           where t.id = b.id and s.id = t.station_id
+           where t.id = b.id and t.revoked_at is null and s.id = t.station_id
           returning t.id, s.code, s.support_phone, s.idle_timeout_seconds`;
       } catch (error) {
-        // Another writer of terminals (an operator's command, the liveness sweep) locks
-        // them in its own order: a deadlock with it is detected and this batch run again.
-        if (attempt < 3 && (error as { code?: string }).code === DEADLOCK) continue;
+        // Another writer of terminals (an operator's command) locks them in its own order:
+        // a deadlock with it is detected and this batch run again.
+        if (attempt < 3 && codeOf(error) === DEADLOCK) continue;
         throw error;
       }
     }
   }
 }
+
+const codeOf = (error: unknown) => (error as { code?: string } | undefined)?.code;
