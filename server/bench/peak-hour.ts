@@ -11,12 +11,13 @@
  * PEAK_SEARCH_SECONDS per step, up to PEAK_SEARCH_CEILING),
  * PEAK_BREAKDOWN=1 (first, each stream alone at PEAK_BREAKDOWN_FRACTION (0.2) of its hour
  * rate for PEAK_BREAKDOWN_SECONDS (15), against the background: the cores each part of the
- * hour needs; PEAK_BREAKDOWN_STREAMS=heartbeat,… only those streams), PEAK_STATIONS (28000), PEAK_PARCELS_PER_SECOND (233), PEAK_PG_PORT (55131;
- * servers on the next two ports, sinks on the two after), PEAK_STATEMENTS=1 (after each run,
- * the statements that cost PostgreSQL most), PEAK_SERVER_NODE_ARGS (Node flags for the
- * servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, or `--import tsx --import
- * ./server/bench/peak/loopWatch.ts` for the servers' event-loop stalls), PEAK_LINK=1 (kiosks on the live link:
- * the idle /cabinet poll every 300 s instead of 15 s, and one poll after each change of the
+ * hour needs; PEAK_BREAKDOWN_STREAMS=heartbeat,… only those streams), PEAK_STATIONS
+ * (28000), PEAK_PARCELS_PER_SECOND (233), PEAK_PG_PORT (55131; servers on the next two
+ * ports, sinks on the two after), PEAK_STATEMENTS=1 (after each run, the statements that
+ * cost PostgreSQL most), PEAK_SERVER_NODE_ARGS (Node flags for the servers, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof`, or `--import tsx --import
+ * ./server/bench/peak/loopWatch.ts` for the servers' event-loop stalls), PEAK_LINK=1
+ * (kiosks on the live link: the idle /cabinet poll every 300 s instead of 15 s, and one poll after each change of the
  * cabinet, as the link's hint brings; the link's WebSockets themselves are not opened).
  * The servers reach PostgreSQL over its Unix-domain socket (PEAK_PG_TCP=1: loopback TCP).
  * PEAK_PG_SETTINGS: extra PostgreSQL settings for the run, PEAK_PG_LOG: a file for its log.

@@ -6,27 +6,51 @@ import { HeartbeatBatch } from './heartbeatBatch';
 
 const stack = useTestServer();
 
+type Tag = (strings: TemplateStringsArray, ...values: unknown[]) => unknown;
+
+/** The test's client as a batch sees it, each statement's values passed to `before` first. */
+function through(sql: Sql, before: (values: unknown[]) => Promise<never> | void): Sql {
+  return ((strings: TemplateStringsArray, ...values: unknown[]) =>
+    before(values) ?? (sql as unknown as Tag)(strings, ...values)) as unknown as Sql;
+}
+
 /** The test's own client, counting the statements a batch sends through it. */
 function counting(sql: Sql): { sql: Sql; statements: () => number; sent: () => unknown[][] } {
   const sent: unknown[][] = [];
-  const tag = ((strings: TemplateStringsArray, ...values: unknown[]) => {
-    sent.push(values);
-    return (sql as unknown as (s: TemplateStringsArray, ...v: unknown[]) => unknown)(
-      strings,
-      ...values,
-    );
-  }) as unknown as Sql;
-  return { sql: tag, statements: () => sent.length, sent: () => sent };
+  return {
+    sql: through(sql, (values) => void sent.push(values)),
+    statements: () => sent.length,
+    sent: () => sent,
+  };
+}
+
+/** A terminal's row locked by another transaction until `release()`. */
+async function holdRow(id: string): Promise<{ release: () => Promise<void> }> {
+  let release!: () => void;
+  const held = stack.sql.begin(async (tx) => {
+    await tx`select 1 from terminals where id = ${id} for update`;
+    await new Promise<void>((r) => (release = r));
+  });
+  await waitFor(() => release);
+  return {
+    release: async () => {
+      release();
+      await held;
+    },
+  };
+}
+
+/** Heartbeat statements now waiting for a row lock. */
+async function heartbeatsWaitingForALock(): Promise<number> {
+  const [row] = await stack.sql<{ n: number }[]>`
+    select count(*)::int as n from pg_stat_activity
+     where datname = current_database() and wait_event_type = 'Lock'
+       and query like '%set last_heartbeat_at%' and query not like '%pg_stat_activity%'`;
+  return row!.n;
 }
 
 async function untilHeartbeatWaitsForALock(): Promise<void> {
-  await waitFor(async () => {
-    const [waiting] = await stack.sql`
-      select 1 from pg_stat_activity
-       where datname = current_database() and wait_event_type = 'Lock'
-         and query like '%set last_heartbeat_at%' and query not like '%pg_stat_activity%'`;
-    return waiting;
-  });
+  await waitFor(async () => (await heartbeatsWaitingForALock()) > 0 || undefined);
 }
 
 async function terminalsAt(phone: string, n: number) {
@@ -64,20 +88,14 @@ describe('HeartbeatBatch', () => {
     const c = counting(stack.sql);
     const batch = new HeartbeatBatch(c.sql, { maxBatch: 3 });
     // The first heartbeat's statement waits for its terminal's row, held by hand.
-    let release!: () => void;
-    const held = stack.sql.begin(async (tx) => {
-      await tx`select 1 from terminals where id = ${ids[0]!} for update`;
-      await new Promise<void>((r) => (release = r));
-    });
-    await waitFor(() => release);
+    const held = await holdRow(ids[0]!);
     const first = batch.record(ids[0]!, 'first');
     await untilHeartbeatWaitsForALock();
     expect(c.statements()).toBe(1);
     const rest = ids.slice(1).map((id) => batch.record(id, 'later'));
     await new Promise((r) => setTimeout(r, 50));
     expect(c.statements()).toBe(1);
-    release();
-    await held;
+    await held.release();
     expect((await first)?.support_phone).toBe('+381 11 555 0003');
     const later = await Promise.all(rest);
     expect(later.every((x) => x?.support_phone === '+381 11 555 0003')).toBe(true);
@@ -126,16 +144,11 @@ describe('HeartbeatBatch', () => {
   it('answers every caller of a failed statement with its error, and writes the next', async () => {
     const { ids } = await terminalsAt('+381 11 555 0008', 2);
     let fail = true;
-    const flaky = ((strings: TemplateStringsArray, ...values: unknown[]) => {
-      if (fail) {
-        fail = false;
-        return Promise.reject(Object.assign(new Error('connection lost'), { code: '08006' }));
-      }
-      return (stack.sql as unknown as (s: TemplateStringsArray, ...v: unknown[]) => unknown)(
-        strings,
-        ...values,
-      );
-    }) as unknown as Sql;
+    const flaky = through(stack.sql, () => {
+      if (!fail) return;
+      fail = false;
+      return Promise.reject(Object.assign(new Error('connection lost'), { code: '08006' }));
+    });
     const batch = new HeartbeatBatch(flaky);
     const failed = await Promise.allSettled([
       batch.record(ids[0]!, 'x'),
@@ -156,16 +169,10 @@ describe('HeartbeatBatch', () => {
       connection: { lock_timeout: 300 },
     });
     onTestFinished(() => impatient.end({ timeout: 1 }));
-    let release!: () => void;
-    const held = stack.sql.begin(async (tx) => {
-      await tx`select 1 from terminals where id = ${ids[1]!} for update`;
-      await new Promise<void>((r) => (release = r));
-    });
-    await waitFor(() => release);
+    const held = await holdRow(ids[1]!);
     const batch = new HeartbeatBatch(impatient);
     const outcomes = await Promise.allSettled(ids.map((id) => batch.record(id, 'beat')));
-    release();
-    await held;
+    await held.release();
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(((outcomes[1] as PromiseRejectedResult).reason as { code: string }).code).toBe('55P03');
     const rows = await stack.sql<{ id: string; app_version: string | null }[]>`
@@ -215,25 +222,13 @@ describe('HeartbeatBatch', () => {
     const two = counting(planned);
     const first = new HeartbeatBatch(one.sql);
     const second = new HeartbeatBatch(two.sql);
-    let release!: () => void;
-    const held = stack.sql.begin(async (tx) => {
-      await tx`select 1 from terminals where id = ${low!} for update`;
-      await new Promise<void>((r) => (release = r));
-    });
-    await waitFor(() => release);
+    const held = await holdRow(low!);
     // Unordered, the first would take `low` once released while the second holds `high`.
     const a = Promise.all([first.record(low!, 'a'), first.record(high!, 'a')]);
     await untilHeartbeatWaitsForALock();
     const b = Promise.all([second.record(high!, 'b'), second.record(low!, 'b')]);
-    await waitFor(async () => {
-      const [row] = await stack.sql<{ n: number }[]>`
-        select count(*)::int as n from pg_stat_activity
-         where datname = current_database() and wait_event_type = 'Lock'
-           and query like '%set last_heartbeat_at%' and query not like '%pg_stat_activity%'`;
-      return row!.n === 2 || undefined;
-    });
-    release();
-    await held;
+    await waitFor(async () => (await heartbeatsWaitingForALock()) === 2 || undefined);
+    await held.release();
     const answers = [...(await a), ...(await b)];
     expect(answers.every((x) => x?.support_phone === '+381 11 555 0006')).toBe(true);
     // A deadlock would have cost one of them a second statement.

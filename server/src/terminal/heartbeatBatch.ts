@@ -72,36 +72,25 @@ export class HeartbeatBatch {
   }
 
   private async drain(): Promise<void> {
+    const maxBatch = Math.max(1, this.options.maxBatch ?? 500);
     try {
-      await this.drainPending();
+      while (this.pending.size > 0) {
+        const batch = new Map<string, Pending>();
+        for (const [id, entry] of this.pending) {
+          if (batch.size === maxBatch) break;
+          batch.set(id, entry);
+        }
+        for (const id of batch.keys()) this.pending.delete(id);
+        const outcomes = await this.write(batch);
+        for (const [id, entry] of batch) {
+          const outcome = outcomes.get(id);
+          for (const w of entry.waiters)
+            if (outcome instanceof Error) w.reject(outcome);
+            else w.resolve(outcome);
+        }
+      }
     } finally {
       this.writing = false;
-    }
-  }
-
-  private async drainPending(): Promise<void> {
-    const maxBatch = Math.max(1, this.options.maxBatch ?? 500);
-    while (this.pending.size > 0) {
-      const batch = new Map<string, Pending>();
-      for (const [id, entry] of this.pending) {
-        if (batch.size === maxBatch) break;
-        batch.set(id, entry);
-      }
-      for (const id of batch.keys()) this.pending.delete(id);
-      const outcomes = await this.write(batch);
-      for (const [id, entry] of batch) {
-        const outcome = outcomes.get(id);
-        if (outcome instanceof Error) {
-          for (const w of entry.waiters) w.reject(outcome);
-          continue;
-        }
-        const config = outcome && {
-          code: outcome.code,
-          support_phone: outcome.support_phone,
-          idle_timeout_seconds: outcome.idle_timeout_seconds,
-        };
-        for (const w of entry.waiters) w.resolve(config);
-      }
     }
   }
 
