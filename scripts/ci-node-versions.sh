@@ -20,11 +20,13 @@
 # (SKIP_ON_OTHER_LINES, a vitest exclude glob; empty runs everything): the browser's tests
 # (Chromium's work, the same on any Node), the README's commands from a fresh clone, the two
 # interface fuzzers (thousands of requests through the same server code the package tests
-# run), and the kiosk core's journeys across packages (the same modules the packages' tests
-# load on each line, composed; they run on 20).
+# run), the kiosk core's journeys across packages (the same modules the packages' tests
+# load on each line, composed; they run on 20), and lockctl's own tests (the technician's
+# commands over the driver whose serial, TCP and fault tests run on each line: a line's
+# longest file, 72 s of waiting for doors, for argument parsing and sentences).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-default_skip='{test/{kiosk/!(offline),console/*,picker/*,commands/*},server/test/{fuzz,opsFuzz}}.test.ts'
+default_skip='{test/{kiosk/!(offline),console/*,picker/*,commands/*},server/test/{fuzz,opsFuzz},lock-driver/test/lockctl}.test.ts'
 SKIP_ON_OTHER_LINES=${SKIP_ON_OTHER_LINES-$default_skip}
 mode=test
 if [ "${1-}" = --prepare ]; then mode=prepare && shift; fi
