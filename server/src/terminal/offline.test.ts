@@ -155,6 +155,38 @@ describe('GET /terminal/v1/offline/deposits', () => {
   });
 });
 
+describe('the deposit set’s couriers', () => {
+  it('are those active who deposited here in the last 90 days: not elsewhere, not before, not retired', async () => {
+    const scene = await stack.scene('1:S,2:S,3:S,4:S');
+    const elsewhere = await stack.scene('1:S');
+    const [recent, old, retired, away] = await Promise.all(
+      ['Recent', 'Old', 'Retired', 'Away'].map((name) => stack.courier(name)),
+    );
+    // Parcels at the station (and one at another), each deposited by one courier at a time.
+    const deposited = async (courierId: string, stationId: string, daysAgo: number) => {
+      const parcel = await stack.shipment(scene.org.id, stationId);
+      await stack.sql`
+        update shipments set deposited_by = ${courierId},
+                             deposited_at = now() - make_interval(days => ${daysAgo})
+         where id = ${parcel.id}`;
+    };
+    await deposited(recent!.id, scene.station.id, 89);
+    await deposited(old!.id, scene.station.id, 91);
+    await deposited(retired!.id, scene.station.id, 1);
+    await deposited(away!.id, elsewhere.station.id, 1);
+    await stack.sql`update couriers set active = false where id = ${retired!.id}`;
+    const answer = await scene.terminal.api.get('/terminal/v1/offline/deposits');
+    expect(answer.status).toBe(200);
+    const verifiers = OfflineDepositsResponseSchema.parse(answer.body).couriers.map((v) =>
+      parseVerifier(v)!,
+    );
+    expect(verifiers).toHaveLength(1);
+    expect(await matchVerifiers(recent!.number, verifiers)).toEqual([0]);
+    for (const courier of [old!, retired!, away!])
+      expect(await matchVerifiers(courier.number, verifiers), courier.name).toEqual([]);
+  });
+});
+
 describe('POST /terminal/v1/offline/deposit', () => {
   const alertsOf = (stationId: string) =>
     stack.sql<{ message: string }[]>`

@@ -236,7 +236,9 @@ export function offlineDeposits(services: Services): Middleware {
  * The deposit set's answer (OfflineDepositsResponse) as JSON text, written by PostgreSQL
  * in one statement and one snapshot (issue 28: three queries were three round trips and
  * three parsings for an answer the server only hashes and passes on), and the couriers
- * in it who have no verifier yet (their entries are null until made).
+ * in it who have no verifier yet (their entries are null until made). Its couriers are
+ * named by the station's recent deposits (one range of an index, migration 026), not by
+ * trying every courier against the station's parcels of all time.
  */
 async function depositSet(
   sql: Sql,
@@ -245,9 +247,9 @@ async function depositSet(
   const [row] = await sql<{ body: string; unverified: { id: string; number: string }[] }[]>`
     with couriers_here as (
       select c.id, c.number, c.offline_verifier from couriers c
-       where c.active and exists (
-         select 1 from shipments sh
-          where sh.destination_station_id = ${stationId} and sh.deposited_by = c.id
+       where c.active and c.id in (
+         select sh.deposited_by from shipments sh
+          where sh.destination_station_id = ${stationId} and sh.deposited_by is not null
             and sh.deposited_at > now() - make_interval(days => ${COURIER_RECENT_DAYS})))
     select json_build_object(
              'doors', coalesce((
