@@ -234,4 +234,23 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  {
+    // A vitest worker loads a module once for all its files (vitest.config.ts, `isolate:
+    // false`): a hook a helper registers when it loads belongs to the first file that
+    // imports it, and the later files' cleanups never run. Helpers register hooks from
+    // a function each test file calls (`useTestServer()`), or per test (`onTestFinished`).
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'Program > ExpressionStatement > CallExpression[callee.name=/^(before|after)(Each|All)$/]',
+          message:
+            'A hook registered when a helper loads runs for the first test file of a worker only: register it from a function the test file calls.',
+        },
+      ],
+    },
+  },
 );

@@ -25,5 +25,8 @@ export default defineConfig({
     // still has its own database, server and kiosk; module state is only caches keyed by
     // what they hold (docs/decisions.md, "CI").
     isolate: false,
+    // A global a test stubs is put back after it, even when the test fails before its own
+    // `vi.unstubAllGlobals()`: the next file in the worker would see it otherwise.
+    unstubGlobals: true,
   },
 });

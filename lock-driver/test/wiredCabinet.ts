@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 import {
   LockBoard,
   SimulatedCabinet,
@@ -23,12 +23,19 @@ import {
 export type Wire = 'pty' | 'tcp';
 
 const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
-/** Runs `cleanup` after the current test, before the ones registered earlier. */
+/**
+ * Runs `cleanup` after the current test, before the ones registered earlier. The hook is
+ * the test's own (`onTestFinished`), not an `afterEach` made when this module loads: a
+ * worker loads it once for all its files (vitest.config.ts, `isolate: false`), and such a
+ * hook would belong to the first file only, leaving every later file's boards, ports and
+ * watchers running.
+ */
 export function afterThisTest(...cleanup: (() => Promise<void> | void)[]) {
+  if (cleanups.length === 0)
+    onTestFinished(async () => {
+      for (const each of cleanups.splice(0).reverse()) await each();
+    });
   cleanups.push(...cleanup);
 }
 
