@@ -17,8 +17,9 @@
  * cost PostgreSQL most), PEAK_SERVER_NODE_ARGS (Node flags for the servers, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof`, or `--import tsx --import
  * ./server/bench/peak/loopWatch.ts` for the servers' event-loop stalls), PEAK_LINK=1
- * (kiosks on the live link: the idle /cabinet poll every 300 s instead of 15 s, and one poll after each change of the
- * cabinet, as the link's hint brings; the link's WebSockets themselves are not opened).
+ * (kiosks on the live link: the idle /cabinet poll every 300 s instead of 15 s, and one
+ * poll after each change of the cabinet, as the link's hint brings; the link's WebSockets
+ * themselves are not opened).
  * The servers reach PostgreSQL over its Unix-domain socket (PEAK_PG_TCP=1: loopback TCP).
  * PEAK_PG_SETTINGS: extra PostgreSQL settings for the run, PEAK_PG_LOG: a file for its log.
  */

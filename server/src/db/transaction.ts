@@ -22,9 +22,17 @@ export async function transaction<T>(
   sql: Sql,
   work: (tx: TransactionSql) => Promise<T>,
 ): Promise<T> {
+  return retried(async () => (await sql.begin(work)) as T);
+}
+
+/**
+ * `run` (one transaction: a `sql.begin`, or a single statement), run again as
+ * `transaction` runs its work again, up to `attempts` times in all.
+ */
+export async function retried<T>(run: () => Promise<T>, attempts = ATTEMPTS): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return (await sql.begin(work)) as T;
+      return await run();
     } catch (error) {
       const { code, constraint_name: constraint } = error as {
         code?: string;
@@ -33,7 +41,7 @@ export async function transaction<T>(
       const retryable =
         (code !== undefined && RETRYABLE.has(code)) ||
         (code === '23505' && constraint !== undefined && RACES_LOST.has(constraint));
-      if (!retryable || attempt >= ATTEMPTS) throw error;
+      if (!retryable || attempt >= attempts) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
     }
   }

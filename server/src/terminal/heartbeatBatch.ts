@@ -1,4 +1,5 @@
 import type { Sql } from '../db/connect';
+import { retried } from '../db/transaction';
 
 export interface HeartbeatConfiguration {
   code: string;
@@ -20,8 +21,7 @@ interface Row extends HeartbeatConfiguration {
   id: string;
 }
 
-/** PostgreSQL's deadlock_detected and lock_not_available (lock_timeout). */
-const DEADLOCK = '40P01';
+/** PostgreSQL's lock_not_available (lock_timeout). */
 const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
@@ -126,31 +126,28 @@ export class HeartbeatBatch {
     }
   }
 
-  private async statement(ids: string[], versions: (string | null)[]): Promise<Row[]> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        if (ids.length === 1)
-          return await this.sql<Row[]>`
-            update terminals t
-               set last_heartbeat_at = now(), app_version = ${versions[0]!},
-                   status = case when t.status = 'offline' then 'online' else t.status end
-              from stations s
-             where t.id = ${ids[0]!} and t.revoked_at is null and s.id = t.station_id
-            returning t.id, s.code, s.support_phone, s.idle_timeout_seconds`;
-        return await this.sql<Row[]>`
-          update terminals t
-             set last_heartbeat_at = now(), app_version = b.app_version,
-                 status = case when t.status = 'offline' then 'online' else t.status end
-            from unnest(${ids}::uuid[], ${versions}::text[]) as b(id, app_version), stations s
-           where t.id = b.id and t.revoked_at is null and s.id = t.station_id
-          returning t.id, s.code, s.support_phone, s.idle_timeout_seconds`;
-      } catch (error) {
-        // Another writer of terminals (an operator's command) locks them in its own order:
-        // a deadlock with it is detected and this batch run again.
-        if (attempt < 3 && codeOf(error) === DEADLOCK) continue;
-        throw error;
-      }
-    }
+  private statement(ids: string[], versions: (string | null)[]): Promise<Row[]> {
+    // Another writer of terminals (an operator's command) locks them in its own order: a
+    // deadlock with it is detected and this batch run again (up to 3 times in all).
+    return retried(
+      () =>
+        ids.length === 1
+          ? this.sql<Row[]>`
+              update terminals t
+                 set last_heartbeat_at = now(), app_version = ${versions[0]!},
+                     status = case when t.status = 'offline' then 'online' else t.status end
+                from stations s
+               where t.id = ${ids[0]!} and t.revoked_at is null and s.id = t.station_id
+              returning t.id, s.code, s.support_phone, s.idle_timeout_seconds`
+          : this.sql<Row[]>`
+              update terminals t
+                 set last_heartbeat_at = now(), app_version = b.app_version,
+                     status = case when t.status = 'offline' then 'online' else t.status end
+                from unnest(${ids}::uuid[], ${versions}::text[]) as b(id, app_version), stations s
+               where t.id = b.id and t.revoked_at is null and s.id = t.station_id
+              returning t.id, s.code, s.support_phone, s.idle_timeout_seconds`,
+      3,
+    );
   }
 }
 
