@@ -23,12 +23,18 @@ export const nastyValue = fc.oneof(
   fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
 );
 
-/** A body near `template`: each field kept, dropped or replaced; sometimes a stray key. */
-export function bodyNear(template: Record<string, unknown>) {
+/**
+ * A body near `template`: each field kept, dropped or replaced; sometimes a stray key.
+ * `own` gives a field its own values instead (one that must never be dropped, say).
+ */
+export function bodyNear(
+  template: Record<string, unknown>,
+  own: Record<string, fc.Arbitrary<unknown>> = {},
+) {
   const fields = Object.fromEntries(
     Object.entries(template).map(([key, value]) => [
       key,
-      fc.oneof(fc.constant(value), fc.constant(undefined), nastyValue),
+      own[key] ?? fc.oneof(fc.constant(value), fc.constant(undefined), nastyValue),
     ]),
   );
   return fc.oneof(
