@@ -26,6 +26,7 @@
 # longest file, 72 s of waiting for doors, for argument parsing and sentences).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 default_skip='{test/{kiosk/!(offline),console/*,picker/*,commands/*},server/test/{fuzz,opsFuzz},lock-driver/test/lockctl}.test.ts'
 SKIP_ON_OTHER_LINES=${SKIP_ON_OTHER_LINES-$default_skip}
 mode=test
@@ -77,7 +78,10 @@ prepare() {
     # the environment's flags after gyp's, so the last -O is this one.
     (
       cd "$dir/src-$i"
-      CFLAGS=-O1 CXXFLAGS=-O1 NODE_PATH="${resolve_from[$i]}" npm_config_nodedir="$dir/runtime" \
+      # Each distinct C compile once for both lines (scripts/cc-once.sh): SQLite's object
+      # is the same for every line, and only one of them compiles it.
+      CC="$root/scripts/cc-once.sh" CC_ONCE_DIR="$prepared/objects" \
+        CFLAGS=-O1 CXXFLAGS=-O1 NODE_PATH="${resolve_from[$i]}" npm_config_nodedir="$dir/runtime" \
         node "$gyp" rebuild --release --nodedir="$dir/runtime" >"$dir/build-$i.log" 2>&1 ||
         { cat "$dir/build-$i.log" >&2 && exit 1; }
     ) &
