@@ -125,6 +125,14 @@ export class DoorSupervisor {
   }
 
   private observe(reading: CabinetReading): void {
+    // The controller's health from every reading (each half second), not only from the
+    // sensor read between the grid's polls (15 s apart): a controller gone silent shows
+    // out of service one read later (its four tries, under two seconds), not up to a
+    // poll later, and back in service as soon as it answers.
+    this.d.store.setHealth({
+      controllerReachable: reading.boards.some((b) => b.reachable),
+      unknownDoors: reading.doors.filter((d) => !d.known).map((d) => d.position),
+    });
     this.judgePolarity(reading);
     for (const door of reading.doors) this.judgeDoor(door);
     this.firstRead();
