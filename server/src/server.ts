@@ -42,6 +42,8 @@ export interface RunningServer {
   url: string;
   port: number;
   sql: Sql;
+  /** The pool of writes that may be lost at a crash (heartbeats, liveness): asynchronous commit. */
+  softSql: Sql;
   logger: Logger;
   config: ServerConfig;
   /** Runs the SMS and webhook deliveries once, now, and waits for them to finish. */
@@ -240,6 +242,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     url: `http://127.0.0.1:${port}`,
     port,
     sql,
+    softSql,
     logger,
     config,
     deliverNow: async () => {

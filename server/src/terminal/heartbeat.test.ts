@@ -23,15 +23,25 @@ describe('POST /heartbeat', () => {
     const station = await stack.station('1:S');
     const t = await stack.terminal(station.code);
     const updates = async () => {
-      // Statistics reach the views when a backend flushes them: this one's, at once.
-      await stack.sql`select pg_stat_force_next_flush()`;
+      // Statistics reach the views when a backend flushes them, which one that flushed
+      // less than a second before does only 10 s after going idle. So every backend of
+      // the server's two pools (10 and 4, all held here at once) is told to flush when it
+      // next goes idle, and goes idle.
+      const { sql, softSql } = stack.server;
+      const backends = await Promise.all([
+        ...Array.from({ length: 10 }, () => sql.reserve()),
+        ...Array.from({ length: 4 }, () => softSql.reserve()),
+      ]);
+      try {
+        await Promise.all(backends.map((backend) => backend`select pg_stat_force_next_flush()`));
+      } finally {
+        for (const backend of backends) backend.release();
+      }
       const [row] = await stack.sql<{ updated: string; hot: string }[]>`
         select n_tup_upd::text as updated, n_tup_hot_upd::text as hot
           from pg_stat_user_tables where relname = 'terminals'`;
       return { updated: Number(row!.updated), hot: Number(row!.hot) };
     };
-    // The server's own backends flush within a second of going idle.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
     const before = await updates();
     for (let i = 0; i < 20; i++)
       expect((await t.api.post('/terminal/v1/heartbeat', { appVersion: `k-${i}` })).status).toBe(
