@@ -125,21 +125,28 @@ export class DoorSupervisor {
   }
 
   private observe(reading: CabinetReading): void {
-    // The controller's health from every reading (each half second), not only from the
-    // sensor read between the grid's polls (15 s apart): a controller gone silent shows
-    // out of service one read later (its four tries, under two seconds), not up to a
-    // poll later, and back in service as soon as it answers.
-    this.d.store.setHealth({
-      controllerReachable: reading.boards.some((b) => b.reachable),
-      unknownDoors: reading.doors.filter((d) => !d.known).map((d) => d.position),
-    });
-    this.judgePolarity(reading);
-    for (const door of reading.doors) this.judgeDoor(door);
-    this.firstRead();
-    this.d.onReading?.(reading);
+    try {
+      // The controller's health from every reading (each half second), not from a read
+      // between the grid's polls (15 s apart): a controller gone silent shows out of
+      // service one read later (its four tries, under two seconds), and back in service
+      // as soon as it answers. One writer, so the last reading on the bus is what shows.
+      this.d.store.setHealth({
+        controllerReachable: reading.boards.some((b) => b.reachable),
+        unknownDoors: reading.doors.filter((d) => !d.known).map((d) => d.position),
+        suspectDoors: this.judgePolarity(reading),
+      });
+      for (const door of reading.doors) this.judgeDoor(door);
+      this.firstRead();
+      this.d.onReading?.(reading);
+    } catch (error) {
+      // The watch goes on: one reading it could not act on (its report not kept, say)
+      // must not end the supervision of every door.
+      this.d.log.error({ error: String(error) }, 'a reading of the doors could not be handled');
+    }
   }
 
-  private judgePolarity(reading: CabinetReading): void {
+  /** Boards whose every door reads open at once; answers their doors. */
+  private judgePolarity(reading: CabinetReading): number[] {
     const now = new Set(reading.suspectPolarity);
     for (const board of now) {
       if (this.suspect.has(board)) continue;
@@ -159,9 +166,7 @@ export class DoorSupervisor {
       if (!now.has(board))
         this.d.log.info({ board }, 'a board whose polarity was suspect reads its doors shut again');
     this.suspect = now;
-    this.d.store.setHealth({
-      suspectDoors: [...now].flatMap((board) => this.positionsOf(board)),
-    });
+    return [...now].flatMap((board) => this.positionsOf(board));
   }
 
   private positionsOf(board: number): number[] {

@@ -4,7 +4,7 @@ import { HEALTHY, conditionOf, type Health } from './condition';
 import type { KioskLog } from './log';
 
 export interface StateEvents {
-  /** The condition came back to `ok` or `degraded`: what waited can go out at once. */
+  /** The condition came back to `ok` or `degraded` from another: what waited can go out. */
   backInService(): void;
 }
 
@@ -47,6 +47,7 @@ export class KioskStateStore extends EventEmitter<{ state: [KioskState] }> {
     const condition = conditionOf(this.health);
     const { unknownDoors, suspectDoors } = this.health;
     if (condition !== this.current.condition) {
+      const from = this.current.condition;
       const level = condition === 'ok' ? 'info' : 'warn';
       this.log[level](
         { from: this.current.condition, to: condition, unknownDoors, suspectDoors },
@@ -58,7 +59,10 @@ export class KioskStateStore extends EventEmitter<{ state: [KioskState] }> {
         unknownDoors,
         suspectDoors,
       });
-      if (condition === 'ok' || condition === 'degraded') this.events.backInService();
+      // Only coming back: a board going silent or answering again (ok and degraded, each
+      // half second if it flaps) is no reason to hurry the queued reports.
+      const serving = (c: string) => c === 'ok' || c === 'degraded';
+      if (serving(condition) && !serving(from)) this.events.backInService();
     } else if (
       unknownDoors.join() !== this.current.unknownDoors.join() ||
       suspectDoors.join() !== this.current.suspectDoors.join()

@@ -1,3 +1,4 @@
+import type { LockBoard } from '@locker/lock-driver';
 import type { Door } from '@locker/shared';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -83,8 +84,21 @@ describe('the controller reading the screen is given', () => {
       { position: 4, known: true, closed: true, itemPresent: false, mismatch: null },
     ]);
 
+    // A silent board reads as such; judging it is the door watch's (one writer, in bus
+    // order: test/kiosk/outOfService.test.ts), so the condition is not this read's.
     hardware.simulator!.cabinet.setResponsive(0, false);
     expect(await readController(hardware.board, store, silentLog)).toEqual({
+      kind: 'board_unreachable',
+    });
+    expect(store.state.condition).toBe('ok');
+  });
+
+  it('judges a bus that cannot be read at all (an adapter unplugged) out of service', async () => {
+    const store = new KioskStateStore(silentLog, { backInService: () => {} });
+    const unplugged = {
+      readDoors: () => Promise.reject(new Error('the serial adapter is gone')),
+    } as unknown as LockBoard;
+    expect(await readController(unplugged, store, silentLog)).toEqual({
       kind: 'board_unreachable',
     });
     expect(store.state.condition).toBe('controller_unreachable');

@@ -20,9 +20,11 @@ export function mismatchOf(
 }
 
 /**
- * Reads every door's sensors once, each judged against the service's grid; the reading
- * also judges the controller (unreachable, or some boards silent: their doors unknown).
- * Never throws: a failure reads as `board_unreachable`.
+ * Reads every door's sensors once, each judged against the service's grid. Never throws:
+ * a failure reads as `board_unreachable`. The controller's health (boards silent, doors
+ * unknown) is judged by the door watch's reads alone (DoorSupervisor), one writer in bus
+ * order; this read judges only what the watch cannot see, a bus that cannot be read at
+ * all (an adapter unplugged: the watch waits that out).
  */
 export async function readController(
   board: LockBoard,
@@ -31,12 +33,7 @@ export async function readController(
 ): Promise<SensorReading> {
   try {
     const { doors, boards } = await board.readDoors();
-    const reachable = boards.some((b) => b.reachable);
-    store.setHealth({
-      controllerReachable: reachable,
-      unknownDoors: doors.filter((d) => !d.known).map((d) => d.position),
-    });
-    if (!reachable) return { kind: 'board_unreachable' };
+    if (!boards.some((b) => b.reachable)) return { kind: 'board_unreachable' };
     const grid = new Map(store.state.cabinet?.doors.map((d) => [d.position, d]));
     return {
       kind: 'sensors',
