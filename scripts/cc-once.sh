@@ -13,14 +13,15 @@
 set -euo pipefail
 compiler=${CC_ONCE_COMPILER:-cc}
 all=("$@")
-out='' dep='' compile=0 sources=0 preprocess=() flags=()
+out='' dep='' deps=-MM compile=0 sources=0 preprocess=() flags=()
 while [ $# -gt 0 ]; do
   case $1 in
     -o) out=$2 && shift ;;
     # Where the dependencies go: made afresh below, for this object's own path.
     -MF) dep=$2 && shift ;;
     -MT | -MQ) shift ;;
-    -MMD | -MD) ;;
+    -MMD) ;;
+    -MD) deps=-M ;;
     -c) compile=1 ;;
     -E | -S | -M | -MM) compile=0 && break ;;
     -D* | -U* | -I*) preprocess+=("$1") ;;
@@ -50,9 +51,10 @@ flock 9
 if [ -f "$object" ]; then
   cp "$object" "$out"
   echo "cc-once: $out from $object" >&2
-  if [ -n "$dep" ]; then "$compiler" -MM -MF "$dep" -MT "$out" "${preprocess[@]}"; fi
+  if [ -n "$dep" ]; then "$compiler" "$deps" -MF "$dep" -MT "$out" "${preprocess[@]}" 9>&-; fi
 else
-  "$compiler" "${all[@]}"
+  # The lock is this script's alone: the compiler does not inherit it.
+  "$compiler" "${all[@]}" 9>&-
   cp "$out" "$object.part"
   mv "$object.part" "$object"
 fi

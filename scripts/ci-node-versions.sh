@@ -126,7 +126,8 @@ run_on() {
 
 if [ $mode = prepare ]; then
   # Every line at once: each build is mostly one compiler process.
-  mkdir -p "$prepared"
+  # The shared objects of cc-once too: every prepared build is made afresh here.
+  rm -rf "$prepared/objects" && mkdir -p "$prepared"
   for major in "${majors[@]}"; do (prepare "$major") & done
   status=0
   for _ in "${majors[@]}"; do wait -n || status=1; done

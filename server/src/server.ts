@@ -38,6 +38,9 @@ import { linkSigner } from './link/signing';
 import { AlertHub } from './alerts/stream';
 import { opsWebhookChannel, syncOpsWebhookTarget } from './alerts/webhook';
 
+/** Connections of the pool for writes that may be lost at a crash (`softSql`). */
+export const SOFT_POOL_SIZE = 4;
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -118,7 +121,11 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   // Soft state waits at most 2 s for a row lock: the heartbeats of an instance share one
   // statement, so a terminal's row held elsewhere (an operator's open transaction) would
   // otherwise hold up every kiosk's heartbeat here, not only its own.
-  const softSql = connect(url, { max: 4, asynchronousCommit: true, lockTimeoutMs: 2000 });
+  const softSql = connect(url, {
+    max: SOFT_POOL_SIZE,
+    asynchronousCommit: true,
+    lockTimeoutMs: 2000,
+  });
   const authCache = new TerminalAuthCache();
   const unlisten = await listenForAuthChanges(sql, authCache, logger);
   const pickupSets = new PickupSetVersions(sql);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { markSilentTerminalsOffline } from '../ops/liveness';
+import { SOFT_POOL_SIZE } from '../server';
 import { useTestServer, waitFor } from '../../test/harness';
 
 const stack = useTestServer();
@@ -25,12 +26,12 @@ describe('POST /heartbeat', () => {
     const updates = async () => {
       // Statistics reach the views when a backend flushes them, which one that flushed
       // less than a second before does only 10 s after going idle. So every backend of
-      // the server's two pools (10 and 4, all held here at once) is told to flush when it
-      // next goes idle, and goes idle.
-      const { sql, softSql } = stack.server;
+      // the server's two pools (all held here at once) is told to flush when it next goes
+      // idle, and goes idle.
+      const { sql, softSql, config } = stack.server;
       const backends = await Promise.all([
-        ...Array.from({ length: 10 }, () => sql.reserve()),
-        ...Array.from({ length: 4 }, () => softSql.reserve()),
+        ...Array.from({ length: config.dbPoolSize }, () => sql.reserve()),
+        ...Array.from({ length: SOFT_POOL_SIZE }, () => softSql.reserve()),
       ]);
       try {
         await Promise.all(backends.map((backend) => backend`select pg_stat_force_next_flush()`));
