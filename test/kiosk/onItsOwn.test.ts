@@ -61,6 +61,9 @@ describe('a locker on its own', () => {
     const a = await k.scene.deposit();
     const b = await k.scene.deposit();
     await holding(core, 2);
+    // The deposit set read after both went in (one read between a booking and its deposit
+    // expects that parcel): nothing left for a courier to bring.
+    await waitFor(() => (core.deposits.ready ? undefined : true), 15_000);
 
     await k.stack.server.close();
     // The first call finds the service gone: the kiosk checks the code itself.
