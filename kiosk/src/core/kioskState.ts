@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { INITIAL_STATE, type KioskState } from '../bridge/api';
+import { INITIAL_STATE, outOfService, type KioskState } from '../bridge/api';
 import { HEALTHY, conditionOf, type Health } from './condition';
 import type { KioskLog } from './log';
 
@@ -61,8 +61,7 @@ export class KioskStateStore extends EventEmitter<{ state: [KioskState] }> {
       });
       // Only coming back: a board going silent or answering again (ok and degraded, each
       // half second if it flaps) is no reason to hurry the queued reports.
-      const serving = (c: string) => c === 'ok' || c === 'degraded';
-      if (serving(condition) && !serving(from)) this.events.backInService();
+      if (!outOfService(condition) && outOfService(from)) this.events.backInService();
     } else if (
       unknownDoors.join() !== this.current.unknownDoors.join() ||
       suspectDoors.join() !== this.current.suspectDoors.join()
