@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { OperatorRole } from '@locker/shared';
 import {
   signedInOperator,
@@ -6,22 +6,12 @@ import {
   testClock,
   type TestStack,
 } from '@locker/server/testing';
+import { launchBrowser } from '../browser';
 
 export const DESK = { width: 1280, height: 720 } as const;
 export const TABLET = { width: 820, height: 1180 } as const;
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
-}
+export { launchBrowser };
 
 /**
  * The real server on its own database, serving the built console under /ops/, with a

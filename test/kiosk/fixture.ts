@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   KioskCore,
   RENDERER_DIR,
@@ -12,19 +12,9 @@ import {
 } from '@locker/kiosk';
 import { startTestServer, type TestStack } from '@locker/server/testing';
 import { admin } from '@locker/server';
+import { launchBrowser } from '../browser';
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
-}
+export { launchBrowser };
 
 export interface KioskScene {
   stack: TestStack;

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import axe from 'axe-core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   REPO_ROOT,
@@ -13,6 +13,7 @@ import {
   setStationPlace,
   useTestServer,
 } from '@locker/server/testing';
+import { launchBrowser } from '../browser';
 
 // The locker picker (<locker-picker>, issue 27) on a shop's checkout page, as
 // docs/merchant-api.md prints it: the page's HTML, its checkout.js and the shop's proxy,
@@ -158,10 +159,7 @@ ${embed}
   });
   await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
   shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
