@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** Debian's Chromium as the tests run it (the kiosk's and the console's pages, the picker). */
 export const CHROMIUM_ARGS = [
@@ -10,14 +11,20 @@ export const CHROMIUM_ARGS = [
 ];
 
 let running: Promise<Browser> | undefined;
+/** Every context a file opened and has not closed, by the file that opened it. */
+const openedBy = new Map<BrowserContext, string>();
 
-async function chromiumOfThisWorker(): Promise<Browser> {
-  const browser = await running;
-  if (browser?.isConnected()) return browser;
-  running = chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+function chromiumOfThisWorker(): Promise<Browser> {
+  const starting = running;
+  // Set before anything is awaited: two files asking at once share one start.
+  running = (async () => {
+    const browser = await starting?.catch(() => undefined);
+    if (browser?.isConnected()) return browser;
+    return chromium.launch({
+      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
+  })();
   return running;
 }
 
@@ -27,15 +34,23 @@ async function chromiumOfThisWorker(): Promise<Browser> {
  * and closing it cost about 3 s of CPU, twenty times a run (docs/decisions.md, "CI").
  * Each file still gets pages of its own: every page is in a context of its own (cookies,
  * storage, permissions, viewport), and `close()` closes every context the file opened,
- * with their pages; Chromium itself ends with the worker. A Chromium that crashed is
- * started again for the next file.
+ * with their pages; Chromium itself ends with the worker. Contexts an earlier file left
+ * open (its clean-up failed before closing them) are closed when the next file starts
+ * one, and a Chromium that crashed, or failed to start, is started again.
  */
 export async function launchBrowser(): Promise<Browser> {
+  const file = expect.getState().testPath ?? '';
+  const left = [...openedBy].filter(([, by]) => by !== file).map(([context]) => context);
+  await Promise.all(left.map((context) => context.close().catch(() => {})));
   const browser = await chromiumOfThisWorker();
   const opened = new Set<BrowserContext>();
   const keep = <T extends BrowserContext>(context: T): T => {
     opened.add(context);
-    context.once('close', () => opened.delete(context));
+    openedBy.set(context, file);
+    context.once('close', () => {
+      opened.delete(context);
+      openedBy.delete(context);
+    });
     return context;
   };
   return new Proxy(browser, {
