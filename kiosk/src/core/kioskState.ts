@@ -49,10 +49,7 @@ export class KioskStateStore extends EventEmitter<{ state: [KioskState] }> {
     if (condition !== this.current.condition) {
       const from = this.current.condition;
       const level = condition === 'ok' ? 'info' : 'warn';
-      this.log[level](
-        { from: this.current.condition, to: condition, unknownDoors, suspectDoors },
-        'condition',
-      );
+      this.log[level]({ from, to: condition, unknownDoors, suspectDoors }, 'condition');
       this.update({
         condition,
         conditionSince: new Date().toISOString(),
