@@ -13,6 +13,8 @@ export const CHROMIUM_ARGS = [
 let running: Promise<Browser> | undefined;
 /** Every context a file opened and has not closed, by the file that opened it. */
 const openedBy = new Map<BrowserContext, string>();
+const contextsWhere = (opener: (file: string) => boolean) =>
+  [...openedBy].filter(([, by]) => opener(by)).map(([context]) => context);
 
 function chromiumOfThisWorker(): Promise<Browser> {
   const starting = running;
@@ -40,17 +42,13 @@ function chromiumOfThisWorker(): Promise<Browser> {
  */
 export async function launchBrowser(): Promise<Browser> {
   const file = expect.getState().testPath ?? '';
-  const left = [...openedBy].filter(([, by]) => by !== file).map(([context]) => context);
+  const left = contextsWhere((by) => by !== file);
   await Promise.all(left.map((context) => context.close().catch(() => {})));
   const browser = await chromiumOfThisWorker();
-  const opened = new Set<BrowserContext>();
+  const opened = () => contextsWhere((by) => by === file);
   const keep = <T extends BrowserContext>(context: T): T => {
-    opened.add(context);
     openedBy.set(context, file);
-    context.once('close', () => {
-      opened.delete(context);
-      openedBy.delete(context);
-    });
+    context.once('close', () => openedBy.delete(context));
     return context;
   };
   return new Proxy(browser, {
@@ -64,10 +62,10 @@ export async function launchBrowser(): Promise<Browser> {
           keep(page.context());
           return page;
         };
-      if (property === 'contexts') return () => [...opened];
+      if (property === 'contexts') return opened;
       if (property === 'close')
         return async () => {
-          await Promise.all([...opened].map((context) => context.close().catch(() => {})));
+          await Promise.all(opened().map((context) => context.close().catch(() => {})));
         };
       const value: unknown = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
