@@ -73,6 +73,9 @@ const BREAKDOWN_SECONDS = Number(env.PEAK_BREAKDOWN_SECONDS ?? 15);
 const BREAKDOWN_STREAMS = (env.PEAK_BREAKDOWN_STREAMS ?? '').split(',').filter(Boolean);
 const STATEMENTS = env.PEAK_STATEMENTS === '1';
 const P99_BOUND_MS = 100;
+// The busiest hour follows a rising one: each run's rate rises from 0 over this long first,
+// its answers shown but not judged (a server is not met cold by the hour's full rate).
+const RAMP_SECONDS = Number(env.PEAK_RAMP_SECONDS ?? 10);
 // Gentle enough that a loaded machine answers every poll; the point is a warm cache.
 const WARM_UP_RATE = 1000;
 
@@ -219,7 +222,7 @@ async function warmUp(ctx: Context, server: ServerProcess) {
     ],
     (polls * codes.length) / WARM_UP_RATE + 1,
     // Every poll answered before anything is measured, however slow the machine is today.
-    600,
+    { drainSeconds: 600 },
   );
   driver.close();
   const figures = driver.recorder.figures()[0]!;
@@ -255,16 +258,25 @@ async function runPhase(ctx: Context, phase: Phase) {
   const duplicatesBefore = ctx.sinks.webhookDuplicates;
   const since = new Date();
   if (STATEMENTS) await resetStatements(ctx.sql);
-  const before = cpuSnapshot(servers.map((s) => s.pid));
-  // The clock time of the run's second 0, to line its slow seconds up with logs.
-  console.log(`\n${phase.name} starts at ${new Date().toISOString()}`);
-  const result = await driver.run(peakStreams(calls, rates, SHARES), phase.seconds);
+  const pids = servers.map((s) => s.pid);
+  let before = cpuSnapshot(pids);
+  const ramp = phase.rampSeconds ?? 0;
+  if (ramp) console.log(`\n${phase.name}: the rate rises from 0 over ${ramp} s first`);
+  const result = await driver.run(peakStreams(calls, rates, SHARES), phase.seconds, {
+    rampSeconds: ramp,
+    onMeasureStart: () => {
+      before = cpuSnapshot(pids);
+      // The clock time of the run's second 0, to line its slow seconds up with logs.
+      console.log(`\n${phase.name} starts at ${new Date().toISOString()}`);
+    },
+  });
   // Judged on the deposits answered within the run: on an overloaded machine answers keep
   // arriving later, and one arriving during the check is not yet in the rows it read.
   const answeredDeposits = deposits.slice();
-  const after = cpuSnapshot(servers.map((s) => s.pid));
+  const after = cpuSnapshot(pids);
   driver.close();
   const figures = result.recorder.figures();
+  const rampFigures = result.ramp.figures().at(-1);
   const cpu = cpuShares(
     before,
     after,
@@ -286,8 +298,13 @@ async function runPhase(ctx: Context, phase: Phase) {
       `(${Math.round(totalRate(rates))} req/s planned), ${phase.instances} instance(s), ` +
       `${phase.seconds} s; ${held ? 'HELD' : 'did NOT hold'} (every endpoint p99 < ${P99_BOUND_MS} ms, no errors)`,
   );
+  if (rampFigures)
+    console.log(
+      `the ${ramp} s ramp before it (not judged): ${rampFigures.answered} of ${rampFigures.sent} answered, ` +
+        `${rampFigures.errors} errors, p50 ${rampFigures['p50 ms']} / p99 ${rampFigures['p99 ms']} / max ${rampFigures['max ms']} ms`,
+    );
   console.table(figures);
-  console.log('outbox lag (created → delivered):');
+  console.log('outbox lag (created → delivered, the ramp included):');
   console.table(lag);
   if (undelivered) console.log(`${undelivered} messages still undelivered 30 s after the run`);
   console.log(
@@ -366,6 +383,7 @@ async function search(ctx: Context, instances: 1 | 2): Promise<number> {
       name: `search on ${instances} instance(s), step ${tried.length + 1}`,
       fraction: f,
       seconds: SEARCH_SECONDS,
+      rampSeconds: RAMP_SECONDS,
       instances,
     });
     tried.push({ fraction: f, held });
@@ -385,9 +403,20 @@ async function main() {
       name: 'search',
       fraction: SEARCH_CEILING,
       seconds: SEARCH_SECONDS,
+      rampSeconds: RAMP_SECONDS,
       instances,
     })),
-    ...(SEARCH ? [] : [{ name: 'run', fraction: FRACTION, seconds: SECONDS, instances }]),
+    ...(SEARCH
+      ? []
+      : [
+          {
+            name: 'run',
+            fraction: FRACTION,
+            seconds: SECONDS,
+            rampSeconds: RAMP_SECONDS,
+            instances,
+          },
+        ]),
   ]);
   // Each stream once, alone: together what one phase of every stream at that fraction takes.
   if (BREAKDOWN)
@@ -438,6 +467,7 @@ async function main() {
           name: `run on ${instances} instance(s)`,
           fraction: FRACTION,
           seconds: SECONDS,
+          rampSeconds: RAMP_SECONDS,
           instances,
         });
     }

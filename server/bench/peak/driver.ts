@@ -23,6 +23,9 @@ export interface Stream {
 
 export interface RunResult {
   recorder: Recorder;
+  /** The ramp's answers (requests scheduled before the measured part), not judged. */
+  ramp: Recorder;
+  /** Seconds from the measured part's start to the last answer waited for. */
   seconds: number;
   /** CPU seconds this process (generator and sinks) used during the run. */
   cpuSeconds: number;
@@ -32,9 +35,13 @@ export interface RunResult {
   loopDelay: { p99: number; max: number };
 }
 
-/** How many requests a stream of `rate` per second owes `elapsedMs` after its start. */
-export function owedBy(elapsedMs: number, rate: number): number {
-  return Math.floor((elapsedMs / 1000) * rate);
+/**
+ * How many requests a stream of `rate` per second owes `elapsedMs` after its start, when
+ * its rate rises evenly from 0 over the first `rampMs` (then stays at `rate`).
+ */
+export function owedBy(elapsedMs: number, rate: number, rampMs = 0): number {
+  if (elapsedMs < rampMs) return Math.floor((rate * elapsedMs * elapsedMs) / (2 * rampMs) / 1000);
+  return Math.floor(((elapsedMs - rampMs / 2) / 1000) * rate);
 }
 
 /**
@@ -42,8 +49,24 @@ export function owedBy(elapsedMs: number, rate: number): number {
  * `owedBy` first counts it. (Counting from the (n-1)-th's time instead charged every
  * request one interval between requests it never waited: 4 s for a stream of 0.25/s.)
  */
-export function scheduledAt(n: number, rate: number): number {
-  return (n * 1000) / rate;
+export function scheduledAt(n: number, rate: number, rampMs = 0): number {
+  const steady = (n * 1000) / rate;
+  // Owed during the ramp: the area under the rising rate, rate·t²/(2·ramp).
+  if (steady < rampMs / 2) return Math.sqrt(2 * rampMs * steady);
+  return steady + rampMs / 2;
+}
+
+export interface RunOptions {
+  /** How long answers to requests already sent are waited for after the run (s). */
+  drainSeconds?: number;
+  /**
+   * A lead-in before the measured `seconds`: every stream's rate rises evenly from 0 to
+   * its own over this long (s). Its answers are kept apart (`RunResult.ramp`), and the
+   * run's figures, CPU and slow answers count from its end.
+   */
+  rampSeconds?: number;
+  /** Called once when the measured part starts (after the ramp). */
+  onMeasureStart?: () => void;
 }
 
 /**
@@ -54,13 +77,16 @@ export function scheduledAt(n: number, rate: number): number {
  */
 export class Driver {
   readonly recorder = new Recorder();
+  /** Requests scheduled before `measuredFrom` (a ramp's) are counted here instead. */
+  readonly rampRecorder = new Recorder();
   private readonly agents: http.Agent[];
   private readonly later: { at: number; call: Call }[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private next = 0;
   /** Answers slower than 100 ms: when they were scheduled (ms into the run), what, how slow. */
   readonly slow: { at: number; endpoint: string; ms: number }[] = [];
-  private startedAt = 0;
+  /** When the measured part starts (performance.now()); slow answers count from here. */
+  private measuredFrom = 0;
 
   constructor(private readonly targets: URL[]) {
     this.agents = targets.map(() => new http.Agent({ keepAlive: true, maxSockets: 2048 }));
@@ -75,7 +101,9 @@ export class Driver {
     // Round robin over the instances, as a load balancer would spread requests.
     const i = this.next++ % this.targets.length;
     const target = this.targets[i]!;
-    this.recorder.sent(call.endpoint);
+    const measured = scheduled >= this.measuredFrom;
+    const recorder = measured ? this.recorder : this.rampRecorder;
+    recorder.sent(call.endpoint);
     const done = new Promise<void>((resolve) => {
       const req = http.request(
         {
@@ -93,9 +121,9 @@ export class Driver {
           res.on('end', () => {
             const status = res.statusCode ?? 0;
             const ms = performance.now() - scheduled;
-            this.recorder.answered(call.endpoint, status, ms, call.expect.includes(status));
-            if (ms > 100)
-              this.slow.push({ at: scheduled - this.startedAt, endpoint: call.endpoint, ms });
+            recorder.answered(call.endpoint, status, ms, call.expect.includes(status));
+            if (ms > 100 && measured)
+              this.slow.push({ at: scheduled - this.measuredFrom, endpoint: call.endpoint, ms });
             try {
               call.then?.(status, res.headers, Buffer.concat(chunks).toString('utf8'));
             } finally {
@@ -105,7 +133,7 @@ export class Driver {
         },
       );
       req.on('error', (error) => {
-        this.recorder.failed(call.endpoint, `error(${(error as NodeJS.ErrnoException).code})`);
+        recorder.failed(call.endpoint, `error(${(error as NodeJS.ErrnoException).code})`);
         resolve();
       });
       req.end(call.body);
@@ -114,14 +142,16 @@ export class Driver {
     void done.then(() => this.inFlight.delete(done));
   }
 
-  /** `drainSeconds`: how long answers to requests already sent are waited for. */
-  async run(streams: Stream[], seconds: number, drainSeconds = 20): Promise<RunResult> {
-    const cpuAtStart = process.cpuUsage();
+  async run(streams: Stream[], seconds: number, options: RunOptions = {}): Promise<RunResult> {
+    const { drainSeconds = 20, rampSeconds = 0 } = options;
+    const rampMs = rampSeconds * 1000;
+    let cpuAtStart = process.cpuUsage();
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
     const start = performance.now();
-    this.startedAt = start;
-    const end = start + seconds * 1000;
+    this.measuredFrom = start + rampMs;
+    let measuring = false;
+    const end = this.measuredFrom + seconds * 1000;
     const sent = streams.map(() => 0);
     const exhausted = new Set<string>();
     const dueLater = (now: number) => {
@@ -134,11 +164,17 @@ export class Driver {
       }
     };
     for (let now = performance.now(); now < end; now = performance.now()) {
+      if (!measuring && now >= this.measuredFrom) {
+        measuring = true;
+        cpuAtStart = process.cpuUsage();
+        loop.reset();
+        options.onMeasureStart?.();
+      }
       streams.forEach((stream, s) => {
-        const owed = owedBy(now - start, stream.rate);
+        const owed = owedBy(now - start, stream.rate, rampMs);
         while (sent[s]! < owed) {
           sent[s]!++;
-          const scheduled = start + scheduledAt(sent[s]!, stream.rate);
+          const scheduled = start + scheduledAt(sent[s]!, stream.rate, rampMs);
           const calls = stream.next();
           if (!calls) exhausted.add(stream.name);
           for (const call of [calls ?? []].flat()) this.send(call, scheduled);
@@ -155,9 +191,10 @@ export class Driver {
     }
     loop.disable();
     const cpu = process.cpuUsage(cpuAtStart);
-    const elapsed = (performance.now() - start) / 1000;
+    const elapsed = (performance.now() - this.measuredFrom) / 1000;
     return {
       recorder: this.recorder,
+      ramp: this.rampRecorder,
       seconds: elapsed,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       exhausted: [...exhausted],

@@ -184,4 +184,24 @@ describe('peak-hour invariants', () => {
       }
     }
   });
+
+  it('ramps a stream evenly from 0 to its rate, then paces it as before', () => {
+    const rampMs = 10_000;
+    for (const rate of [0.25, 1.15, 11.65, 933]) {
+      // Over the ramp a stream sends half what the full rate would: the area under it.
+      expect(owedBy(rampMs, rate, rampMs)).toBe(Math.floor((rate * rampMs) / 2000));
+      // Then exactly the full rate, a second's worth every second.
+      expect(owedBy(rampMs + 4000, rate, rampMs) - owedBy(rampMs, rate, rampMs)).toBeCloseTo(
+        rate * 4,
+        -0.5,
+      );
+      // The first quarter of the ramp carries a sixteenth of it: the rate starts at 0.
+      expect(owedBy(rampMs / 4, rate, rampMs)).toBe(Math.floor((rate * rampMs) / 2000 / 16));
+      for (const n of [1, 2, 7, 50, 5000]) {
+        const due = scheduledAt(n, rate, rampMs);
+        expect(owedBy(due + 0.001, rate, rampMs), `${rate}/s #${n}`).toBeGreaterThanOrEqual(n);
+        expect(owedBy(due - 0.01, rate, rampMs), `${rate}/s #${n}`).toBe(n - 1);
+      }
+    }
+  });
 });

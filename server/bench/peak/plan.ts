@@ -119,6 +119,8 @@ export interface Phase {
   name: string;
   fraction: number;
   seconds: number;
+  /** A lead-in before `seconds` whose rate rises from 0 (half its length at the full rate). */
+  rampSeconds?: number;
   instances: 1 | 2;
 }
 
@@ -140,7 +142,12 @@ export const HOT_DEPOSITS_PER_STATION = 40;
 /** What the phases consume, with a margin: the pacing is exact, the margin is for rounding. */
 export function poolsFor(rates: Rates, shares: Shares, phases: Phase[]): Pools {
   const need = (perSecond: number) =>
-    Math.ceil(phases.reduce((sum, p) => sum + perSecond * p.fraction * p.seconds, 0) * 1.05) + 100;
+    Math.ceil(
+      phases.reduce(
+        (sum, p) => sum + perSecond * p.fraction * (p.seconds + (p.rampSeconds ?? 0) / 2),
+        0,
+      ) * 1.05,
+    ) + 100;
   const hotBooked = need(rates.deposit * shares.hotDeposit);
   return {
     booked: need(rates.deposit * (1 - shares.hotDeposit)),
