@@ -42,6 +42,7 @@ import {
   costliestStatements,
   cpuShares,
   cpuSnapshot,
+  postgresPids,
   outboxLag,
   peakDatabase,
   requestStatements,
@@ -260,12 +261,13 @@ async function runPhase(ctx: Context, phase: Phase) {
   if (STATEMENTS) await resetStatements(ctx.sql);
   const pids = servers.map((s) => s.pid);
   let before = cpuSnapshot(pids);
+  const pgPids = postgresPids();
   const ramp = phase.rampSeconds ?? 0;
   if (ramp) console.log(`\n${phase.name}: the rate rises from 0 over ${ramp} s first`);
   const result = await driver.run(peakStreams(calls, rates, SHARES), phase.seconds, {
     rampSeconds: ramp,
     onMeasureStart: () => {
-      before = cpuSnapshot(pids);
+      before = cpuSnapshot(pids, pgPids);
       // The clock time of the run's second 0, to line its slow seconds up with logs.
       console.log(`\n${phase.name} starts at ${new Date().toISOString()}`);
     },
@@ -298,7 +300,7 @@ async function runPhase(ctx: Context, phase: Phase) {
       `(${Math.round(totalRate(rates))} req/s planned), ${phase.instances} instance(s), ` +
       `${phase.seconds} s; ${held ? 'HELD' : 'did NOT hold'} (every endpoint p99 < ${P99_BOUND_MS} ms, no errors)`,
   );
-  if (rampFigures)
+  if (ramp && rampFigures)
     console.log(
       `the ${ramp} s ramp before it (not judged): ${rampFigures.answered} of ${rampFigures.sent} answered, ` +
         `${rampFigures.errors} errors, p50 ${rampFigures['p50 ms']} / p99 ${rampFigures['p99 ms']} / max ${rampFigures['max ms']} ms`,
@@ -341,7 +343,7 @@ async function runPhase(ctx: Context, phase: Phase) {
     );
   }
   if (STATEMENTS) {
-    console.log('costliest statements of the run (outbox delivery included):');
+    console.log('costliest statements of the run (the ramp and outbox delivery included):');
     console.table(await costliestStatements(ctx.sql));
   }
   if (result.exhausted.length)

@@ -25,7 +25,7 @@ export interface RunResult {
   recorder: Recorder;
   /** The ramp's answers (requests scheduled before the measured part), not judged. */
   ramp: Recorder;
-  /** Seconds from the measured part's start to the last answer waited for. */
+  /** Seconds from the measured part's start (as noticed) to the last answer waited for. */
   seconds: number;
   /** CPU seconds this process (generator and sinks) used during the run. */
   cpuSeconds: number;
@@ -151,6 +151,16 @@ export class Driver {
     const start = performance.now();
     this.measuredFrom = start + rampMs;
     let measuring = false;
+    // When the measured part was noticed to start: a loop turn after `measuredFrom`.
+    let measuredAt = start;
+    const startMeasuring = () => {
+      measuring = true;
+      // The caller's work first, so that neither its time nor its stall is measured.
+      options.onMeasureStart?.();
+      cpuAtStart = process.cpuUsage();
+      loop.reset();
+      measuredAt = performance.now();
+    };
     const end = this.measuredFrom + seconds * 1000;
     const sent = streams.map(() => 0);
     const exhausted = new Set<string>();
@@ -164,12 +174,7 @@ export class Driver {
       }
     };
     for (let now = performance.now(); now < end; now = performance.now()) {
-      if (!measuring && now >= this.measuredFrom) {
-        measuring = true;
-        cpuAtStart = process.cpuUsage();
-        loop.reset();
-        options.onMeasureStart?.();
-      }
+      if (!measuring && now >= this.measuredFrom) startMeasuring();
       streams.forEach((stream, s) => {
         const owed = owedBy(now - start, stream.rate, rampMs);
         while (sent[s]! < owed) {
@@ -183,6 +188,8 @@ export class Driver {
       dueLater(now);
       await new Promise((r) => setTimeout(r, 1));
     }
+    // A stall that carried the loop from the ramp past the end: measured from here.
+    if (!measuring) startMeasuring();
     // Follow-ups of the last requests still go out; nothing new is started.
     const drainUntil = performance.now() + drainSeconds * 1000;
     while ((this.inFlight.size || this.later.length) && performance.now() < drainUntil) {
@@ -191,7 +198,7 @@ export class Driver {
     }
     loop.disable();
     const cpu = process.cpuUsage(cpuAtStart);
-    const elapsed = (performance.now() - this.measuredFrom) / 1000;
+    const elapsed = (performance.now() - measuredAt) / 1000;
     return {
       recorder: this.recorder,
       ramp: this.rampRecorder,

@@ -133,11 +133,20 @@ function machineJiffies(): { busy: number; total: number } {
 }
 
 /** Snapshot of CPU counters, to be diffed over a run. */
-export function cpuSnapshot(serverPids: number[]) {
+/** PostgreSQL's processes now: the postmaster and its children. */
+export function postgresPids(): number[] {
   const pg = postmasterPid();
+  return [pg, ...childrenOf(pg)];
+}
+
+/**
+ * `postgresPids`: PostgreSQL's processes found beforehand, where the snapshot must not
+ * take a scan of /proc's every process (the start of a run's measured part).
+ */
+export function cpuSnapshot(serverPids: number[], pgPids: number[] = postgresPids()) {
   return {
     servers: serverPids.reduce((sum, pid) => sum + cpuOf(pid), 0),
-    postgres: [pg, ...childrenOf(pg)].reduce((sum, pid) => sum + cpuOf(pid), 0),
+    postgres: pgPids.reduce((sum, pid) => sum + cpuOf(pid), 0),
     machine: machineJiffies(),
   };
 }
