@@ -260,8 +260,9 @@ async function runPhase(ctx: Context, phase: Phase) {
   const since = new Date();
   if (STATEMENTS) await resetStatements(ctx.sql);
   const pids = servers.map((s) => s.pid);
-  let before = cpuSnapshot(pids);
+  // Found once, before the run: the measured part's first turn then reads a few files.
   const pgPids = postgresPids();
+  let before = cpuSnapshot(pids, pgPids);
   const ramp = phase.rampSeconds ?? 0;
   if (ramp) console.log(`\n${phase.name}: the rate rises from 0 over ${ramp} s first`);
   const result = await driver.run(peakStreams(calls, rates, SHARES), phase.seconds, {

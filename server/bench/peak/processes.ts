@@ -132,7 +132,6 @@ function machineJiffies(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-/** Snapshot of CPU counters, to be diffed over a run. */
 /** PostgreSQL's processes now: the postmaster and its children. */
 export function postgresPids(): number[] {
   const pg = postmasterPid();
@@ -140,8 +139,9 @@ export function postgresPids(): number[] {
 }
 
 /**
- * `postgresPids`: PostgreSQL's processes found beforehand, where the snapshot must not
- * take a scan of /proc's every process (the start of a run's measured part).
+ * Snapshot of CPU counters, to be diffed over a run. `pgPids`: PostgreSQL's processes
+ * found beforehand, where the snapshot must not take a scan of every process in /proc
+ * (the start of a run's measured part).
  */
 export function cpuSnapshot(serverPids: number[], pgPids: number[] = postgresPids()) {
   return {
