@@ -133,7 +133,10 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
 
   const smsPolicy = smsChannel(smsTransportFrom(config.smsTransport, config.twilio));
   const pollers: Poller[] = [];
-  const sms = startPoller('sms', 1000, logger, () => deliverDue(sql, smsPolicy, logger));
+  // Gathered: a commit's nudge waits at most 50 ms for the next claim (ops/poller.ts).
+  const sms = startPoller('sms', 1000, logger, () => deliverDue(sql, smsPolicy, logger), {
+    gatherMs: 50,
+  });
   pollers.push(sms);
   const webhookPolicy = webhookChannel(sql, {
     destination: { allowPrivate: config.webhookAllowPrivate },

@@ -44,6 +44,7 @@ describe('the webhook dispatcher', () => {
       perEndpoint: 2,
       inFlight: 100,
       pollMs: 60_000,
+      gatherMs: 50,
     });
     try {
       await waitFor(() => (started.length === 6 ? true : undefined));
@@ -102,6 +103,7 @@ describe('the webhook dispatcher', () => {
       perEndpoint: 2,
       inFlight: 100,
       pollMs: 60_000,
+      gatherMs: 50,
     });
     try {
       await waitFor(() => (started === 2 ? true : undefined));
@@ -137,7 +139,7 @@ describe('the webhook dispatcher', () => {
         },
       },
       createLogger('silent'),
-      { perEndpoint: 2, inFlight: 100, pollMs: 60_000 },
+      { perEndpoint: 2, inFlight: 100, pollMs: 60_000, gatherMs: 50 },
     );
     try {
       // Vacuumed while empty (a new deployment; the peak bench after its seed), so the
@@ -167,6 +169,51 @@ describe('the webhook dispatcher', () => {
       // Joined row by row, the locking scan ran again for every row: 2.2 million rows read
       // here (4,500 now).
       expect((await read()) - before).toBeLessThan(20 * 1500);
+    } finally {
+      await dispatcher.stop();
+      await own.end();
+    }
+  });
+
+  it('gathers the claims nudged by commits in quick succession, and delivers each', async () => {
+    // Its own database, so no other test's rows are due here.
+    const own = connect(await freshDatabaseUrl(), { max: 2 });
+    let claims = 0;
+    const delivered: string[] = [];
+    const dispatcher = startWebhookDispatcher(
+      own,
+      {
+        channel: 'webhook',
+        maxAttempts: 3,
+        maxBackoffSeconds: 60,
+        // Called once for each claim that took something.
+        prepare: () => {
+          claims += 1;
+          return Promise.resolve(undefined);
+        },
+        deliver: (message: OutboxMessage<QueuedWebhook>) => {
+          delivered.push(message.id);
+          return Promise.resolve();
+        },
+      },
+      createLogger('silent'),
+      { perEndpoint: 2, inFlight: 100, pollMs: 60_000, gatherMs: 400 },
+    );
+    try {
+      // Ten commits a few milliseconds apart, each queueing one webhook to its own
+      // endpoint and nudging, as a busy minute's shipments do.
+      for (let i = 0; i < 10; i++) {
+        await own`
+          insert into outbox (channel, payload)
+          values ('webhook', jsonb_build_object('endpoint_id', ${`g${i}`}::text, 'type', 'x'))`;
+        dispatcher.nudge();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await waitFor(() => (delivered.length === 10 ? true : undefined), 5_000);
+      // The first nudge claims at once; the rest, within its window, in one claim more
+      // (without the window each nudge after a claim's end claimed again: up to ten).
+      expect(claims).toBeLessThanOrEqual(3);
+      expect(new Set(delivered).size).toBe(10);
     } finally {
       await dispatcher.stop();
       await own.end();

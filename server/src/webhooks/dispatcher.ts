@@ -1,6 +1,6 @@
 import type { Sql } from '../db/connect';
 import type { Logger } from '../logger';
-import type { Poller } from '../ops/poller';
+import { startGathering, type Poller } from '../ops/poller';
 import {
   deliverOne,
   LEASE_SECONDS,
@@ -18,6 +18,13 @@ export interface DispatchLimits {
   inFlight: number;
   /** How often due deliveries are looked for without a nudge. */
   pollMs: number;
+  /**
+   * Claims begin at most this often (a nudge or a freed slot meanwhile is claimed with
+   * the next): under load every commit nudges, and a claim costs PostgreSQL about the
+   * same however much it takes (issue 28). A claim that filled every free slot goes on at
+   * once when a slot frees.
+   */
+  gatherMs: number;
 }
 
 // Sockets waiting on receivers, not threads: many can be in flight, so endpoints that hang
@@ -26,6 +33,7 @@ export const DEFAULT_DISPATCH_LIMITS: DispatchLimits = {
   perEndpoint: 2,
   inFlight: 256,
   pollMs: 1000,
+  gatherMs: 50,
 };
 
 /**
@@ -49,11 +57,14 @@ export function startWebhookDispatcher<C>(
   const inFlight = new Set<Promise<void>>();
   let claiming: Promise<void> | undefined;
   let again = false;
+  /** A claim asked for meanwhile that is not to be gathered (a freed slot, below). */
+  let againNow = false;
   /** The last claim took all it could: more may be due behind it. */
   let saturated = false;
   let stopped = false;
   const outcomes: Outcome[] = [];
   let writing: Promise<void> | undefined;
+  const gather = startGathering(limits.gatherMs);
 
   const endpointOf = (m: OutboxMessage<QueuedWebhook>) => m.payload.endpoint_id ?? '';
 
@@ -121,16 +132,18 @@ export function startWebhookDispatcher<C>(
       },
     );
     // A freed slot is claimed again at once where work may be waiting for it: behind a
-    // full claim, behind this endpoint's cap, or behind a claim running now (it counted
-    // this delivery as in flight when it read, so it leaves this slot empty: claim again
-    // when it ends). Anything else comes with a nudge (a commit that queued it) or the
-    // next poll (a retry falling due).
+    // full claim or behind this endpoint's cap (not gathered: a busy endpoint's
+    // deliveries follow each other without a pause). Behind a claim running now (it
+    // counted this delivery as in flight when it read, so it leaves this slot empty) it
+    // is claimed again when that one ends. Anything else comes with a nudge (a commit
+    // that queued it) or the next poll (a retry falling due), gathered.
     const release = () => {
       const held = busy.get(endpoint)!;
       if (held > 1) busy.set(endpoint, held - 1);
       else busy.delete(endpoint);
       inFlight.delete(delivery);
-      if (saturated || held >= limits.perEndpoint || claiming) claim();
+      if (saturated || held >= limits.perEndpoint) claim(true);
+      else if (claiming) claim();
     };
     inFlight.add(delivery);
   }
@@ -149,23 +162,26 @@ export function startWebhookDispatcher<C>(
     })();
   }
 
-  function claim(): void {
+  function claim(now = false): void {
     if (stopped) return;
     if (claiming) {
       again = true;
+      againNow ||= now;
       return;
     }
+    if (!now && gather.defer(() => claim(true))) return;
+    gather.began();
     claiming = (async () => {
       try {
-        do {
-          again = false;
-          await claimOnce();
-        } while (again && !stopped);
+        again = false;
+        againNow = false;
+        await claimOnce();
       } catch (error) {
         log.error({ err: error, poller: 'webhooks' }, 'background work failed; will retry');
       } finally {
         claiming = undefined;
       }
+      if (again) claim(againNow);
     })();
   }
 
@@ -187,12 +203,13 @@ export function startWebhookDispatcher<C>(
     runNow: async () => {
       // A claim already going may have read before the caller's commit: let it end first.
       while (claiming) await claiming;
-      claim();
+      claim(true);
       await settled();
     },
     stop: async () => {
       stopped = true;
       clearInterval(timer);
+      gather.cancel();
       await settled();
     },
   };
