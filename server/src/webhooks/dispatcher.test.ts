@@ -219,4 +219,41 @@ describe('the webhook dispatcher', () => {
       await own.end();
     }
   });
+
+  it('writes the outcomes of deliveries that end a few milliseconds apart together', async () => {
+    const own = connect(await freshDatabaseUrl(), { max: 2 });
+    await own`
+      insert into outbox (channel, payload)
+      select 'webhook', jsonb_build_object('endpoint_id', 'w' || n, 'type', 'x')
+        from generate_series(1, 10) n`;
+    let ended = 0;
+    const dispatcher = startWebhookDispatcher(
+      own,
+      {
+        channel: 'webhook',
+        maxAttempts: 3,
+        maxBackoffSeconds: 60,
+        // The ten end 5 ms apart, as a claim's deliveries to different receivers do.
+        deliver: async () => {
+          const order = ended++;
+          await new Promise((resolve) => setTimeout(resolve, 5 * order));
+        },
+      },
+      createLogger('silent'),
+      { perEndpoint: 2, inFlight: 100, pollMs: 60_000, gatherMs: 400 },
+    );
+    try {
+      await dispatcher.runNow();
+      // Rows one statement updated share its transaction id.
+      const rows = await own<{ writes: number; delivered: number }[]>`
+        select count(distinct xmin::text)::int as writes, count(delivered_at)::int as delivered
+          from outbox where channel = 'webhook'`;
+      expect(rows[0]!.delivered).toBe(10);
+      // Written as they came, the first alone and the rest behind it: several writes.
+      expect(rows[0]!.writes).toBeLessThanOrEqual(2);
+    } finally {
+      await dispatcher.stop();
+      await own.end();
+    }
+  });
 });

@@ -65,6 +65,7 @@ export function startWebhookDispatcher<C>(
   const outcomes: Outcome[] = [];
   let writing: Promise<void> | undefined;
   const gather = startGathering(limits.gatherMs);
+  const gatherWrites = startGathering(limits.gatherMs);
 
   const endpointOf = (m: OutboxMessage<QueuedWebhook>) => m.payload.endpoint_id ?? '';
 
@@ -150,15 +151,27 @@ export function startWebhookDispatcher<C>(
 
   function write(outcome: Outcome): void {
     outcomes.push(outcome);
-    writing ??= (async () => {
+    writeOutcomes();
+  }
+
+  /**
+   * Outcomes are written together, at most once per `gatherMs` (as claims are): a claim's
+   * deliveries end at about the same time, and each write was a statement.
+   */
+  function writeOutcomes(now = false): void {
+    if (writing) return;
+    if (!now && gatherWrites.defer(() => writeOutcomes(true))) return;
+    gatherWrites.began();
+    writing = (async () => {
       try {
-        while (outcomes.length) await recordOutcomes(sql, outcomes.splice(0));
+        await recordOutcomes(sql, outcomes.splice(0));
       } catch (error) {
         // Unwritten outcomes come back when their lease ends: at least once, never lost.
         log.error({ err: error }, 'webhook outcomes not written; the lease brings them back');
       } finally {
         writing = undefined;
       }
+      if (outcomes.length) writeOutcomes(stopped);
     })();
   }
 
@@ -191,6 +204,7 @@ export function startWebhookDispatcher<C>(
       if (claiming) await claiming;
       else if (inFlight.size) await Promise.all(inFlight);
       else if (writing) await writing;
+      else if (outcomes.length) writeOutcomes(true);
       else return;
     }
   }
@@ -210,6 +224,7 @@ export function startWebhookDispatcher<C>(
       stopped = true;
       clearInterval(timer);
       gather.cancel();
+      gatherWrites.cancel();
       await settled();
     },
   };
