@@ -1,3 +1,4 @@
+import type { PendingQuery, Row } from 'postgres';
 import type { Sql, TransactionSql } from '../db/connect';
 
 export interface SlidingWindow {
@@ -58,6 +59,21 @@ export function attemptQuery(
   sql: Sql | TransactionSql,
   subject: string,
   bucket: string,
+  window: SlidingWindow,
+  at?: Date,
+) {
+  return attemptQueryOf(sql, { subject: sql`${subject}::text`, from: sql`` }, bucket, window, at);
+}
+
+/**
+ * The same, for a subject the statement itself finds: `subject` is a text expression over
+ * `from` (e.g. `org.id::text` over `from org`, a CTE before these). When `from` yields no
+ * row, no attempt is recorded and `judged` is empty.
+ */
+export function attemptQueryOf(
+  sql: Sql | TransactionSql,
+  { subject, from }: { subject: PendingQuery<Row[]>; from: PendingQuery<Row[]> },
+  bucket: string,
   { limit, windowSeconds }: SlidingWindow,
   at?: Date,
 ) {
@@ -65,7 +81,7 @@ export function attemptQuery(
   return sql`
     attempt as (
       insert into rate_limit_windows as w (subject, bucket, attempts)
-      values (${subject}, ${bucket}, array[${now}])
+      select ${subject}, ${bucket}, array[${now}] ${from}
       on conflict (subject, bucket) do update
         set attempts = (w.attempts || ${now})[greatest(1, cardinality(w.attempts) + 1 - ${limit}):]
       returning attempts, limited_minutes

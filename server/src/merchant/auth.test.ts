@@ -2,28 +2,40 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { Context } from 'koa';
 import { describe, expect, it } from 'vitest';
+import { createOrganization } from '../admin/commands';
 import { ProblemError } from '../http/problem';
 import { useTestServer } from '../../test/harness';
-import { merchantRateLimit } from './rateLimit';
+import { authenticateOrganization } from './auth';
 
 const stack = useTestServer();
 const LIMIT = 10;
 const MINUTE = 60_000;
 
+/** A request's context as the guard reads it: its bearer key, and where it writes. */
+function contextWith(key: string): Context {
+  const headers = new Map<string, string>();
+  return {
+    req: { headersDistinct: { authorization: [`Bearer ${key}`] } },
+    state: {},
+    set: (name: string, value: string) => headers.set(name, value),
+    headers,
+  } as unknown as Context;
+}
+
 /**
- * The organization's requests at the given times (ms after an epoch minute), through the
- * real middleware on the real database, the clock injected: admitted or refused, each
- * with the Retry-After of a refusal.
+ * A new organization's requests at the given times (ms after an epoch minute), through
+ * the real guard on the real database, the clock injected: admitted or refused, each with
+ * the Retry-After of a refusal.
  */
 async function send(times: number[], limit = LIMIT) {
   let now = new Date(0);
-  const middleware = merchantRateLimit(stack.sql, limit, () => now);
-  const organization = { id: randomUUID() };
+  const middleware = authenticateOrganization(stack.sql, limit, () => now);
+  const { apiKey } = await createOrganization(stack.sql, `Shop ${randomUUID()}`);
   const start = Math.ceil(Date.now() / MINUTE) * MINUTE;
   const outcomes: { at: number; admitted: boolean; retryAfter?: number }[] = [];
   for (const at of times) {
     now = new Date(start + at);
-    const ctx = { state: { organization }, set: () => undefined } as unknown as Context;
+    const ctx = contextWith(apiKey);
     let admitted = false;
     try {
       await middleware(ctx, () => {
@@ -41,6 +53,38 @@ async function send(times: number[], limit = LIMIT) {
 }
 
 const burst = (at: number, count: number) => Array.from({ length: count }, (_, i) => at + i);
+
+describe('the merchant guard: the key and the limit in one statement', () => {
+  it('confines the request to the key’s organization, and counts a request only with a valid key', async () => {
+    let now = new Date(Date.UTC(2026, 0, 1));
+    const middleware = authenticateOrganization(stack.sql, 2, () => now);
+    const org = await createOrganization(stack.sql, `Shop ${randomUUID()}`);
+    const admitted = async (key: string) => {
+      const ctx = contextWith(key);
+      let through = false;
+      await middleware(ctx, () => {
+        through = true;
+        return Promise.resolve();
+      });
+      return { through, ctx };
+    };
+    const first = await admitted(org.apiKey);
+    expect(first.through).toBe(true);
+    expect(first.ctx.state.organization).toEqual({ id: org.id, name: org.name, sandbox: false });
+    expect(
+      (first.ctx as unknown as { headers: Map<string, string> }).headers.get('RateLimit-Policy'),
+    ).toBe('2;w=60');
+    // A wrong key: 401, and the organization's window does not move.
+    await expect(admitted(`${org.apiKey}x`)).rejects.toMatchObject({ status: 401 });
+    now = new Date(now.getTime() + 1_000);
+    expect((await admitted(org.apiKey)).through).toBe(true);
+    now = new Date(now.getTime() + 1_000);
+    await expect(admitted(org.apiKey)).rejects.toMatchObject({ status: 429 });
+    // A revoked key stops at once, before the limit.
+    await stack.sql`update api_keys set revoked_at = now() where organization_id = ${org.id}`;
+    await expect(admitted(org.apiKey)).rejects.toMatchObject({ status: 401 });
+  });
+});
 
 describe('merchant rate limit: an exact sliding window of 60 s', () => {
   it('refuses a second burst across the minute boundary that a per-minute estimate let through', async () => {
