@@ -62,7 +62,9 @@ export async function startServerProcess(
           : (localSocketUrl(databaseUrl) ?? databaseUrl),
       PORT: String(port),
       HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
+      // PEAK_LOG_LEVEL=info: a line per request, as production logs (into the bench's
+      // standard output: pipe it, as into journald, to count the writes' wake-ups).
+      LOG_LEVEL: process.env.PEAK_LOG_LEVEL ?? 'warn',
       // Kiosks picked at random may go minutes without a heartbeat; none goes offline.
       OFFLINE_AFTER_SECONDS: '86400',
       // The benches' webhook receivers listen on this machine.
