@@ -98,10 +98,15 @@ export async function seedNetwork(
       union all
       select 'H' || i, 'Hot station ' || i, 'SN-H' || i, '+48 22 000 00 00'
         from generate_series(1, ${pools.hotStations}) i`;
+    // A station's doors are created with it, in one statement (admin/commands.ts), so they
+    // lie together in the table; written position by position across the network instead
+    // (the plan of a bare cross join), each station's 48 doors lay in 48 pages, and every
+    // read of a station's doors touched all of them (issue 28).
     await tx`
       insert into doors (station_id, position, size)
       select s.id, p, (${SIZES}::text[])[1 + (p - 1) % 4]
-        from stations s cross join generate_series(1, ${DOORS}) p`;
+        from stations s cross join generate_series(1, ${DOORS}) p
+       order by s.code, p`;
     await tx`create temp table peak_stations on commit drop as
       select substring(code from 2)::int - 1 as i, id from stations where code like 'P%'`;
     await tx`create temp table peak_hot on commit drop as
