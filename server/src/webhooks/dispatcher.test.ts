@@ -14,6 +14,23 @@ beforeAll(async () => {
 });
 afterAll(() => sql.end());
 
+/**
+ * A dispatcher on `db` with the test's deliveries (and claim hook), two deliveries in
+ * flight per endpoint, claims gathered for `gatherMs`, and no poll: only nudges claim.
+ */
+function dispatcherOf(
+  db: Sql,
+  hooks: Pick<ChannelPolicy<QueuedWebhook, undefined>, 'deliver' | 'prepare'>,
+  gatherMs = 50,
+) {
+  return startWebhookDispatcher(
+    db,
+    { channel: 'webhook', maxAttempts: 3, maxBackoffSeconds: 60, ...hooks },
+    createLogger('silent'),
+    { perEndpoint: 2, inFlight: 100, pollMs: 60_000, gatherMs },
+  );
+}
+
 describe('the webhook dispatcher', () => {
   it('keeps at most two deliveries in flight per endpoint, takes every endpoint’s oldest first, and fills a freed slot at once', async () => {
     // Ten due deliveries to each of three endpoints, queued endpoint after endpoint.
@@ -26,10 +43,7 @@ describe('the webhook dispatcher', () => {
     const inFlight = new Map<string, number>();
     let most = 0;
     const waiting: (() => void)[] = [];
-    const policy: ChannelPolicy<QueuedWebhook> = {
-      channel: 'webhook',
-      maxAttempts: 3,
-      maxBackoffSeconds: 60,
+    const dispatcher = dispatcherOf(sql, {
       // Each delivery hangs until the test lets one go.
       deliver: async (message: OutboxMessage<QueuedWebhook>) => {
         const endpoint = message.payload.endpoint_id!;
@@ -39,12 +53,6 @@ describe('the webhook dispatcher', () => {
         await new Promise<void>((resolve) => waiting.push(resolve));
         inFlight.set(endpoint, inFlight.get(endpoint)! - 1);
       },
-    };
-    const dispatcher = startWebhookDispatcher(sql, policy, createLogger('silent'), {
-      perEndpoint: 2,
-      inFlight: 100,
-      pollMs: 60_000,
-      gatherMs: 50,
     });
     try {
       await waitFor(() => (started.length === 6 ? true : undefined));
@@ -84,10 +92,7 @@ describe('the webhook dispatcher', () => {
     let claims = 0;
     let letClaimGo = () => {};
     const holdClaim = new Promise<void>((resolve) => (letClaimGo = resolve));
-    const policy: ChannelPolicy<QueuedWebhook, undefined> = {
-      channel: 'webhook',
-      maxAttempts: 3,
-      maxBackoffSeconds: 60,
+    const dispatcher = dispatcherOf(sql, {
       // The second claim is held here, after its read, until the test lets it go.
       prepare: async () => {
         claims += 1;
@@ -98,12 +103,6 @@ describe('the webhook dispatcher', () => {
         started += 1;
         await new Promise<void>((resolve) => waiting.push(resolve));
       },
-    };
-    const dispatcher = startWebhookDispatcher(sql, policy, createLogger('silent'), {
-      perEndpoint: 2,
-      inFlight: 100,
-      pollMs: 60_000,
-      gatherMs: 50,
     });
     try {
       await waitFor(() => (started === 2 ? true : undefined));
@@ -127,20 +126,12 @@ describe('the webhook dispatcher', () => {
     // statements are this test's alone.
     const own = connect(await freshDatabaseUrl(), { max: 1 });
     const delivered: string[] = [];
-    const dispatcher = startWebhookDispatcher(
-      own,
-      {
-        channel: 'webhook',
-        maxAttempts: 3,
-        maxBackoffSeconds: 60,
-        deliver: (message: OutboxMessage<QueuedWebhook>) => {
-          delivered.push(message.id);
-          return Promise.resolve();
-        },
+    const dispatcher = dispatcherOf(own, {
+      deliver: (message: OutboxMessage<QueuedWebhook>) => {
+        delivered.push(message.id);
+        return Promise.resolve();
       },
-      createLogger('silent'),
-      { perEndpoint: 2, inFlight: 100, pollMs: 60_000, gatherMs: 50 },
-    );
+    });
     try {
       // Vacuumed while empty (a new deployment; the peak bench after its seed), so the
       // planner takes it for empty; never analysed again here.
@@ -180,12 +171,9 @@ describe('the webhook dispatcher', () => {
     const own = connect(await freshDatabaseUrl(), { max: 2 });
     let claims = 0;
     const delivered: string[] = [];
-    const dispatcher = startWebhookDispatcher(
+    const dispatcher = dispatcherOf(
       own,
       {
-        channel: 'webhook',
-        maxAttempts: 3,
-        maxBackoffSeconds: 60,
         // Called once for each claim that took something.
         prepare: () => {
           claims += 1;
@@ -196,8 +184,7 @@ describe('the webhook dispatcher', () => {
           return Promise.resolve();
         },
       },
-      createLogger('silent'),
-      { perEndpoint: 2, inFlight: 100, pollMs: 60_000, gatherMs: 400 },
+      400,
     );
     try {
       // Ten commits a few milliseconds apart, each queueing one webhook to its own
@@ -227,20 +214,16 @@ describe('the webhook dispatcher', () => {
       select 'webhook', jsonb_build_object('endpoint_id', 'w' || n, 'type', 'x')
         from generate_series(1, 10) n`;
     let ended = 0;
-    const dispatcher = startWebhookDispatcher(
+    const dispatcher = dispatcherOf(
       own,
       {
-        channel: 'webhook',
-        maxAttempts: 3,
-        maxBackoffSeconds: 60,
         // The ten end 5 ms apart, as a claim's deliveries to different receivers do.
         deliver: async () => {
           const order = ended++;
           await new Promise((resolve) => setTimeout(resolve, 5 * order));
         },
       },
-      createLogger('silent'),
-      { perEndpoint: 2, inFlight: 100, pollMs: 60_000, gatherMs: 400 },
+      400,
     );
     try {
       await dispatcher.runNow();
