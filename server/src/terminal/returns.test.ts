@@ -1,6 +1,6 @@
 import { ReturnResponseSchema } from '@locker/shared';
 import { describe, expect, it } from 'vitest';
-import { useTestServer } from '../../test/harness';
+import { client, useTestServer } from '../../test/harness';
 
 const stack = useTestServer();
 
@@ -64,7 +64,44 @@ describe('POST /return', () => {
     expect(retry.status).toBe(200);
     expect(retry.body.returnId).toBe(open!.id);
     expect(retry.body.door).toBe(blocker.door);
+    // Started once: the retry resumed it and recorded nothing more for the merchant.
+    expect(await stack.webhookTypesOf(parcel.id)).toEqual([
+      'shipment.ready_for_pickup',
+      'shipment.collected',
+      'return.started',
+    ]);
     void blocker2;
+  });
+
+  it("records return.started by the statement holding the door: the shipment as the merchant reads it, in JSON.stringify's bytes", async () => {
+    const scene = await stack.scene('1:S,2:S,3:S');
+    await stack.subscribeWebhooks(scene.org.id);
+    const api = client(stack.url, scene.org.apiKey);
+    // Names holding the very text the statement writes its door and time into.
+    const names = ['Drita "slot_no":-134217727 Gashi', 'Ana {"updated_at":"1970-01-01"} Berisha'];
+    for (const name of names) {
+      const parcel = await scene.collected({ name });
+      const answer = await scene.terminal.api.post('/terminal/v1/return', {
+        trackingNumber: parcel.tracking_number,
+      });
+      expect(answer.status).toBe(200);
+      const [event, ...more] = await stack.sql<{ body: string }[]>`
+        select body from events where shipment_id = ${parcel.id} and type = 'return.started'`;
+      expect(more).toEqual([]);
+      expect(event!.body).toBe(JSON.stringify(JSON.parse(event!.body)));
+      const parsed = JSON.parse(event!.body) as { data: { shipment: Record<string, unknown> } };
+      const read = await api.get(`/api/v1/shipments/${parcel.id}`);
+      expect(parsed.data.shipment).toEqual(read.body);
+      expect(parsed.data.shipment).toMatchObject({
+        recipient_name: name,
+        status: 'return_started',
+      });
+      const [queued] = await stack.sql<{ n: number }[]>`
+        select count(*)::int as n from outbox
+         where channel = 'webhook' and shipment_id = ${parcel.id}
+           and payload->>'type' = 'return.started'`;
+      expect(queued!.n).toBe(1);
+    }
   });
 
   it('answers 404 for a parcel not collected, of another station, unknown, or past the return window', async () => {

@@ -14,16 +14,17 @@ import { problem } from '../http/problem';
 import { transaction } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
-import { recordShipmentEvent } from '../webhooks/events';
+import { recordShipmentEvent, shipmentEventCtes } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf } from './auth';
-import { lockStation, smallestFreeDoorQuery, underStationLock } from './doorAssignment';
+import { smallestFreeDoorQuery, underStationLock } from './doorAssignment';
 
-interface ReturnCandidate {
-  shipment_id: string;
-  tracking_number: string;
-  parcel_size: Size;
-  status: string;
+/**
+ * The parcel as the return finds it under the station's lock: the shipment as the
+ * merchant's event shows it, whether its return window is open, and its return and held
+ * door when a return was started before.
+ */
+interface ReturnCandidate extends ShipmentView {
   within_window: boolean;
   return_id: string | null;
   return_status: string | null;
@@ -34,29 +35,6 @@ export type ReturnOutcome =
   | { kind: 'held'; door: number; trackingNumber: string; returnId: string }
   | { kind: 'not_found' }
   | { kind: 'cabinet_full'; size: Size };
-
-/**
- * An open return to resume, or a new one when the parcel is eligible: the return and the
- * shipment's `return_started` in one statement, then the merchant's event.
- */
-async function openReturn(tx: TransactionSql, stationId: string, c: ReturnCandidate) {
-  if (c.return_id) return c.return_status === 'open' ? c.return_id : undefined;
-  if (c.status !== 'collected' || !c.within_window) return undefined;
-  const [started] = await tx<(ShipmentView & { return_id: string })[]>`
-    with created as (
-      insert into returns (shipment_id, station_id) values (${c.shipment_id}, ${stationId})
-      returning id),
-    started as (
-      update shipments sh set status = 'return_started', status_at = now(), updated_at = now()
-        from stations s
-       where sh.id = ${c.shipment_id} and s.id = sh.destination_station_id
-      returning ${shipmentColumns(tx)})
-    select started.*, created.id as return_id from started, created`;
-  if (!started) return undefined;
-  const { return_id: returnId, ...view } = started;
-  await recordShipmentEvent(tx, view, 'return.started');
-  return returnId;
-}
 
 /** Starts or resumes a return and holds a door; shared with the sandbox. */
 export async function startReturn(
@@ -70,10 +48,11 @@ export async function startReturn(
     tx,
     stationId,
     () => tx<ReturnCandidate[]>`
-    select sh.id as shipment_id, sh.tracking_number, sh.parcel_size, sh.status,
+    select ${shipmentColumns(tx)},
            sh.collected_at > now() - make_interval(days => org.return_window_days) as within_window,
            r.id as return_id, r.status as return_status, d.position as held_position
       from shipments sh
+      join stations s on s.id = sh.destination_station_id
       join organizations org on org.id = sh.organization_id
       left join returns r on r.shipment_id = sh.id
       left join door_occupancy o on o.return_id = r.id and o.kind = 'return_hold'
@@ -81,22 +60,49 @@ export async function startReturn(
      where sh.tracking_number = ${trackingNumber} and sh.destination_station_id = ${stationId}`,
   );
   if (!candidate) return { kind: 'not_found' };
-  const returnId = await openReturn(tx, stationId, candidate);
-  if (!returnId) return { kind: 'not_found' };
-  const held = { trackingNumber: candidate.tracking_number, returnId };
-  if (candidate.held_position !== null)
-    return { kind: 'held', door: candidate.held_position, ...held };
-
-  // The door found and held in one statement.
-  const [door] = await tx<{ position: number }[]>`
-    with door as (${smallestFreeDoorQuery(tx, stationId, candidate.parcel_size)}),
+  const {
+    within_window: withinWindow,
+    return_id: returnId,
+    return_status: returnStatus,
+  } = candidate;
+  const parcel = { trackingNumber: candidate.tracking_number };
+  if (returnId) {
+    // A return started before: resumed while open, with its door if it holds one.
+    if (returnStatus !== 'open') return { kind: 'not_found' };
+    if (candidate.held_position !== null)
+      return { kind: 'held', door: candidate.held_position, returnId, ...parcel };
+    const [door] = await tx<{ position: number }[]>`
+      with door as (${smallestFreeDoorQuery(tx, stationId, candidate.parcel_size)}),
+      held as (
+        insert into door_occupancy (door_id, station_id, kind, shipment_id, return_id)
+        select door.id, ${stationId}, 'return_hold', ${candidate.id}, ${returnId} from door)
+      select position from door`;
+    // The return stays open without a door, so a retry resumes it with the same returnId.
+    if (!door) return { kind: 'cabinet_full', size: candidate.parcel_size };
+    return { kind: 'held', door: door.position, returnId, ...parcel };
+  }
+  if (candidate.status !== 'collected' || !withinWindow) return { kind: 'not_found' };
+  // A new return (issue 28: one statement with the station held, as a deposit's): the
+  // return, the shipment's `return_started` with the merchant's event, and the door found
+  // and held; without a free door the return is started all the same, for the retry.
+  const asStarted: ShipmentView = { ...candidate, status: 'return_started' };
+  const [started] = await tx<{ return_id: string; door: number | null }[]>`
+    with created as (
+      insert into returns (shipment_id, station_id) values (${candidate.id}, ${stationId})
+      returning id),
+    changed as (
+      update shipments sh set status = 'return_started', status_at = now(), updated_at = now()
+       where sh.id = ${candidate.id}
+      returning sh.id, sh.organization_id, sh.slot_no, sh.updated_at),
+    ${shipmentEventCtes(tx, asStarted, 'return.started', 'changed')},
+    door as (${smallestFreeDoorQuery(tx, stationId, candidate.parcel_size)}),
     held as (
       insert into door_occupancy (door_id, station_id, kind, shipment_id, return_id)
-      select door.id, ${stationId}, 'return_hold', ${candidate.shipment_id}, ${returnId} from door)
-    select position from door`;
-  // The return stays open without a door, so a retry resumes it with the same returnId.
-  if (!door) return { kind: 'cabinet_full', size: candidate.parcel_size };
-  return { kind: 'held', door: door.position, ...held };
+      select door.id, ${stationId}, 'return_hold', ${candidate.id}, created.id from door, created)
+    select created.id as return_id, (select position from door) as door from created`;
+  if (!started) throw new Error('a return was not started with the station held');
+  if (started.door === null) return { kind: 'cabinet_full', size: candidate.parcel_size };
+  return { kind: 'held', door: started.door, returnId: started.return_id, ...parcel };
 }
 
 /**
@@ -173,16 +179,23 @@ export async function recordReturnOutcome(
   /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
   reporter?: Reporter,
 ): Promise<{ cabinetVersion: string | null } | false> {
-  await lockStation(tx, stationId);
+  // The lock order: station first (doorAssignment.ts); the statement sent with the lock.
   if (!deposited) {
-    const released = await tx`
+    const released = await underStationLock(
+      tx,
+      stationId,
+      () => tx`
       delete from door_occupancy o using returns r
        where o.return_id = r.id and o.kind = 'return_hold'
          and r.id = ${returnId} and r.station_id = ${stationId} and r.status = 'open'
-      returning o.door_id`;
+      returning o.door_id`,
+    );
     return released.length > 0 ? { cabinetVersion: null } : false;
   }
-  const [row] = await tx<(ShipmentView & { previous_at: Date | null })[]>`
+  const [row] = await underStationLock(
+    tx,
+    stationId,
+    () => tx<(ShipmentView & { previous_at: Date | null })[]>`
     with held as (
       select r.id, r.shipment_id, o.door_id
         from returns r
@@ -203,7 +216,8 @@ export async function recordReturnOutcome(
         from stations s
        where sh.id = (select shipment_id from held) and s.id = sh.destination_station_id
       returning ${shipmentColumns(tx)})
-    select returned.*, (select at from previous) as previous_at from returned`;
+    select returned.*, (select at from previous) as previous_at from returned`,
+  );
   if (!row) return false;
   const { previous_at: previousAt, ...view } = row;
   if (reporter)
