@@ -46,7 +46,7 @@ export function authenticateOrganization(
         select o.id, o.name, o.sandbox
           from api_keys k join organizations o on o.id = k.organization_id
          where k.key_hash = ${hashSecret(key)} and k.revoked_at is null),
-      ${attemptQueryOf(sql, { subject: sql`org.id::text`, from: sql`from org` }, 'merchant', window, clock?.())}
+      ${attemptQueryOf(sql, { subject: sql`org.id::text`, from: sql`from org` }, 'merchant', window, clock?.(), { soft: true })}
       select org.id, org.name, org.sandbox, judged.* from org, judged`;
     if (!row) throw problem.unauthorized();
     ctx.state.organization = { id: row.id, name: row.name, sandbox: row.sandbox };

@@ -70,6 +70,41 @@ describe('exact sliding window at constant cost', () => {
     expect((await recordAttempt(stack.sql, old, 'test', window)).allowed).toBe(true);
   });
 
+  it('commits a soft attempt without waiting for the disk, that transaction alone, and refuses one inside a transaction', async () => {
+    const subject = randomUUID();
+    const conn = await stack.sql.reserve();
+    try {
+      const setting = async () =>
+        (await conn<{ s: string }[]>`select current_setting('synchronous_commit') as s`)[0]!.s;
+      // As production runs (the tests' PostgreSQL commits asynchronously throughout).
+      await conn`set synchronous_commit = on`;
+      expect(await setting()).toBe('on');
+      // Read inside the attempt's own transaction: asynchronous there.
+      await conn`begin`;
+      const soft = await recordAttempt(conn, subject, 'test', window, undefined, { soft: true });
+      expect(soft.allowed).toBe(true);
+      expect(await setting()).toBe('off');
+      await conn`commit`;
+      // And only there: the connection's next transactions commit durably again.
+      expect(await setting()).toBe('on');
+      await recordAttempt(conn, subject, 'test', window, undefined, { soft: true });
+      expect(await setting()).toBe('on');
+    } finally {
+      await conn`reset synchronous_commit`;
+      conn.release();
+    }
+    // Both attempts counted, as any other's.
+    const [row] = await stack.sql<{ n: number }[]>`
+      select cardinality(attempts) as n from rate_limit_windows where subject = ${subject}`;
+    expect(row!.n).toBe(2);
+    // A transaction's other writes must stay durable: a soft attempt there is refused.
+    await expect(
+      stack.sql.begin((tx) =>
+        recordAttempt(tx, randomUUID(), 'test', window, undefined, { soft: true }),
+      ),
+    ).rejects.toThrow(/its own transaction/);
+  });
+
   it('does the same work per attempt after a flood as before it, for the flooder and everyone else', async () => {
     const flooder = randomUUID();
     const other = randomUUID();

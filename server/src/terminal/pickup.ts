@@ -42,7 +42,9 @@ export function pickup({ sql, config }: Services): Middleware {
       ({ code } = validate(PickupRequestSchema, await readJson(ctx)));
     } catch (error) {
       // A malformed attempt counts too, and past the limit is refused as such.
-      const judged = await recordAttempt(sql, ctx.state.terminal.id, 'pickup', window);
+      const judged = await recordAttempt(sql, ctx.state.terminal.id, 'pickup', window, undefined, {
+        soft: true,
+      });
       await refuseOverLimit(sql, ctx, 'pickup', judged);
       throw error;
     }
@@ -50,7 +52,7 @@ export function pickup({ sql, config }: Services): Middleware {
     const [row] = await sql<
       (JudgedRow & { id: string | null; tracking_number: string; position: number })[]
     >`
-      with ${attemptQuery(sql, ctx.state.terminal.id, 'pickup', window)},
+      with ${attemptQuery(sql, ctx.state.terminal.id, 'pickup', window, undefined, { soft: true })},
       found as (
         select sh.id, sh.tracking_number, d.position
           from shipments sh

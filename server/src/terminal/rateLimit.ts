@@ -21,7 +21,9 @@ const BRUTE_FORCE: AlarmPolicy = { hitMinutes: 3, ofLastMinutes: 5 };
 export function rateLimit(sql: Sql, bucket: TerminalBucket, perMinute: number): Middleware {
   return async (ctx, next) => {
     const terminal = ctx.state.terminal;
-    const judged = await recordAttempt(sql, terminal.id, bucket, windowOf(perMinute));
+    const judged = await recordAttempt(sql, terminal.id, bucket, windowOf(perMinute), undefined, {
+      soft: true,
+    });
     await refuseOverLimit(sql, ctx, bucket, judged);
     await next();
   };
