@@ -166,4 +166,44 @@ describe('outbox delivery in batches', () => {
         from outbox where id in ${sql(ids.map((i) => i.id))}`;
     expect(rows).toEqual(Array(3).fill({ attempts: 2, delivered: true }));
   });
+
+  it('claims without waiting for the disk, and only the claim: its outcome commits durably', async () => {
+    const ids = await sql<{ id: string }[]>`
+      insert into outbox (channel, payload)
+      select 'sms', jsonb_build_object('n', n) from generate_series(10, 11) n
+      returning id`;
+    const conn = await sql.reserve();
+    const setting = async () =>
+      (await conn<{ s: string }[]>`select current_setting('synchronous_commit') as s`)[0]!.s;
+    try {
+      // As production runs (the tests' PostgreSQL commits asynchronously throughout).
+      await conn`set synchronous_commit = on`;
+      // The claim's transaction held open to look inside it, as a delivery would.
+      await conn`begin`;
+      const during: string[] = [];
+      const policy: ChannelPolicy<Numbered> = {
+        channel: 'sms',
+        maxAttempts: 2,
+        maxBackoffSeconds: 60,
+        deliver: async () => void during.push(await setting()),
+      };
+      await deliverDue(conn as unknown as Sql, policy, log);
+      expect(during).toEqual(['off', 'off']);
+      await conn`commit`;
+      // Outside it, each statement is its own transaction: the outcomes' is durable.
+      expect(await setting()).toBe('on');
+      await conn`update outbox set next_attempt_at = now(), delivered_at = null
+                  where id in ${conn(ids.map((i) => i.id))}`;
+      during.length = 0;
+      await deliverDue(conn as unknown as Sql, policy, log);
+      expect(during).toEqual(['on', 'on']);
+      expect(await setting()).toBe('on');
+    } finally {
+      await conn`reset synchronous_commit`;
+      conn.release();
+    }
+    const rows = await sql<{ delivered: boolean }[]>`
+      select delivered_at is not null as delivered from outbox where id in ${sql(ids.map((i) => i.id))}`;
+    expect(rows).toEqual([{ delivered: true }, { delivered: true }]);
+  });
 });

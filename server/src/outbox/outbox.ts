@@ -1,5 +1,6 @@
 import type { PendingQuery, Row } from 'postgres';
 import type { Sql, TransactionSql } from '../db/connect';
+import { softCommit, softCommitRead } from '../db/softCommit';
 import type { Logger } from '../logger';
 
 export type Channel = 'sms' | 'webhook' | 'ops_webhook';
@@ -114,7 +115,9 @@ export async function deliverDue<P, C>(
   policy: ChannelPolicy<P, C>,
   log: Logger,
 ): Promise<boolean> {
+  // Committed without waiting for the disk (softCommit): the outcome's commit is durable.
   const claimed = await sql<OutboxMessage<P>[]>`
+    with ${softCommit(sql)}
     update outbox
        set attempts = attempts + 1,
            next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS})
@@ -127,6 +130,7 @@ export async function deliverDue<P, C>(
         order by next_attempt_at, id
         limit ${BATCH}
         for update skip locked))
+       and ${softCommitRead(sql)}
     returning id, organization_id, shipment_id, payload, attempts`;
   if (claimed.length === 0) return false;
   const prepared = (policy.prepare ? await policy.prepare(claimed) : undefined) as C;

@@ -1,5 +1,6 @@
 import type { PendingQuery, Row } from 'postgres';
 import type { Sql, TransactionSql } from '../db/connect';
+import { softCommit } from '../db/softCommit';
 
 export interface SlidingWindow {
   /** Attempts allowed per window, the attempt being judged included. */
@@ -83,17 +84,6 @@ export interface AttemptOptions {
 }
 
 /**
- * The CTE `soft_commit`: sets `synchronous_commit` off until the end of the transaction.
- * A `select` CTE runs only when read, so `judged` reads it. Refused inside an explicit
- * transaction, whose other writes must stay durable.
- */
-function softCommit(sql: Sql | TransactionSql) {
-  if ('savepoint' in sql)
-    throw new Error('a soft commit is for a statement that is its own transaction');
-  return sql`soft_commit as (select set_config('synchronous_commit', 'off', true) as setting),`;
-}
-
-/**
  * The same, for a subject the statement itself finds: `subject` is a text expression over
  * `from` (e.g. `org.id::text` over `from org`, a CTE before these). When `from` yields no
  * row, no attempt is recorded and `judged` is empty.
@@ -108,7 +98,7 @@ export function attemptQueryOf(
 ) {
   const now = at ? sql`${at}::timestamptz` : sql`clock_timestamp()`;
   return sql`
-    ${soft ? softCommit(sql) : sql``}
+    ${soft ? sql`${softCommit(sql)},` : sql``}
     attempt as (
       insert into rate_limit_windows as w (subject, bucket, attempts)
       select ${subject}, ${bucket}, array[${now}] ${from}

@@ -1,4 +1,5 @@
 import type { Sql } from '../db/connect';
+import { softCommit, softCommitRead } from '../db/softCommit';
 import type { Logger } from '../logger';
 import { startGathering, type Poller } from '../ops/poller';
 import {
@@ -81,8 +82,10 @@ export function startWebhookDispatcher<C>(
     // instance claimed meanwhile is left to it. (Joining the ranking to the table instead
     // let the planner, without statistics on a fresh outbox, re-rank per row: a second
     // per claim over 1,500 due rows.)
+    // Committed without waiting for the disk (softCommit): the outcome's commit is durable.
     const claimed = await sql<OutboxMessage<QueuedWebhook>[]>`
-      with due as (
+      with ${softCommit(sql)},
+      due as (
         select id, next_attempt_at, coalesce(payload->>'endpoint_id', '') as endpoint
           from outbox
          where channel = 'webhook' and delivered_at is null and failed_at is null
@@ -110,6 +113,7 @@ export function startWebhookDispatcher<C>(
           where id = any(array(select id from picked))
             and delivered_at is null and failed_at is null and next_attempt_at <= now()
             for update skip locked))
+         and ${softCommitRead(sql)}
       returning o.id, o.organization_id, o.shipment_id, o.payload, o.attempts`;
     saturated = claimed.length === free;
     if (claimed.length === 0) return;
