@@ -36,6 +36,7 @@ import { alertDoorsLeftOpen } from './link/doorStates';
 import { LinkHub } from './link/hub';
 import { linkSigner } from './link/signing';
 import { AlertHub } from './alerts/stream';
+import { CabinetAnnouncer } from './terminal/cabinetAnnouncer';
 import { opsWebhookChannel, syncOpsWebhookTarget } from './alerts/webhook';
 
 /** Connections of the pool for writes that may be lost at a crash (`softSql`). */
@@ -128,6 +129,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   });
   const authCache = new TerminalAuthCache();
   const unlisten = await listenForAuthChanges(sql, authCache, logger);
+  const announcer = new CabinetAnnouncer(softSql, logger);
   const pickupSets = new PickupSetVersions(sql);
   const unlistenPickupSets = await pickupSets.listen(logger);
 
@@ -211,9 +213,13 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       verifiers: () => verifiers?.nudge(),
     },
     pickupSets,
-    cabinetChanged: async (stationId, committedVersion) => {
-      if (committedVersion) authCache.noteVersion(stationId, BigInt(committedVersion));
-      else await noteCommittedVersion(sql, authCache, stationId);
+    cabinetChanged: async (stationId, committedVersion, options) => {
+      const version = committedVersion
+        ? BigInt(committedVersion)
+        : await noteCommittedVersion(sql, authCache, stationId);
+      if (version === undefined) return;
+      authCache.noteVersion(stationId, version);
+      if (options?.announce) announcer.announce(stationId, version);
     },
     link: { hub: linkHub, commands: linkCommands },
     alertHub,
@@ -268,6 +274,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
         http.closeAllConnections();
       });
       await Promise.all(pollers.map((p) => p.stop()));
+      await announcer.close();
       await unlistenOutcomes();
       await stopAlertHub();
       await unlistenPickupSets();

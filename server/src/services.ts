@@ -29,9 +29,15 @@ export interface Services {
    * Called after a commit that changed a station's door grid: this instance forgets the
    * station's cached version at once rather than when the notification arrives.
    * `committedVersion`, when the transaction read it already (under the station lock,
-   * so it is what the commit made), saves the query.
+   * so it is what the commit made), saves the query. `announce`: the transaction went
+   * through `underStationLock`, whose commit does not notify the other instances
+   * (migration 027): this announces the version to them.
    */
-  cabinetChanged: (stationId: string, committedVersion?: string | null) => Promise<void>;
+  cabinetChanged: (
+    stationId: string,
+    committedVersion?: string | null,
+    options?: { announce?: boolean },
+  ) => Promise<void>;
   /** The live link to kiosks: this instance's connections, and commands from any instance. */
   link: { hub: LinkHub; commands: LinkCommands };
   /** This instance's subscribers to the live alert stream (fed by NOTIFY locker_alert). */

@@ -125,7 +125,8 @@ export async function advance(
       throw new Error(`unknown sandbox action ${String(unknown)}`);
     }
   }
-  await services.cabinetChanged(station.id);
+  // Announced: its deposits, collections and returns are the terminal's (underStationLock).
+  await services.cabinetChanged(station.id, null, { announce: true });
   services.nudge.sms();
   services.nudge.webhooks();
   if (action === 'deposit') services.nudge.verifiers();

@@ -343,8 +343,11 @@ export async function noteCommittedVersion(
   sql: Sql,
   cache: TerminalAuthCache,
   stationId: string,
-): Promise<void> {
+): Promise<bigint | undefined> {
   const [station] = await sql<{ cabinet_version: string }[]>`
     select cabinet_version from stations where id = ${stationId}`;
-  if (station) cache.noteVersion(stationId, BigInt(station.cabinet_version));
+  if (!station) return undefined;
+  const version = BigInt(station.cabinet_version);
+  cache.noteVersion(stationId, version);
+  return version;
 }

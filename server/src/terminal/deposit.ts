@@ -380,7 +380,7 @@ export function deposit(services: Services): Middleware {
       case 'door_taken':
         throw new Error('an online deposit never names its door');
       case 'deposited': {
-        await services.cabinetChanged(station.id, outcome.cabinetVersion);
+        await services.cabinetChanged(station.id, outcome.cabinetVersion, { announce: true });
         services.nudge.sms();
         services.nudge.webhooks();
         services.nudge.verifiers();

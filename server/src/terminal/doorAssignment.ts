@@ -119,6 +119,11 @@ export type StationLockMode = 'exclusive' | 'deposit';
  * lock is granted, with a snapshot taken then, so it sees everything committed while it
  * waited; the lock is held one round trip less than when the statement waited for the
  * lock's reply. `statement` is called after the lock's query is sent.
+ *
+ * THE CALLER ANNOUNCES THE CABINET: the transaction's new cabinet version is not notified
+ * by its commit (migration 027) but by `cabinetChanged(…, { announce: true })` after it,
+ * which every path through here calls once its transaction committed a change (deposits,
+ * collections, returns; the sandbox and the offline replay sharing them).
  */
 export async function underStationLock<T>(
   tx: TransactionSql,
@@ -126,7 +131,11 @@ export async function underStationLock<T>(
   statement: () => PromiseLike<T>,
   mode: StationLockMode = 'exclusive',
 ): Promise<T> {
-  const locked = (mode === 'deposit' ? lockStationForDeposit : lockStation)(tx, stationId);
+  const lock = mode === 'deposit' ? tx`lock_station_shared` : tx`lock_station`;
+  // Sent now (`execute`: a postgres.js query is otherwise sent when first awaited), so it
+  // is written before the statement, which PostgreSQL then runs after it.
+  const locked = tx`
+    select ${lock}(${stationId}), set_config('locker.cabinet_announce', 'after_commit', true)`.execute();
   const [, result] = await Promise.all([locked, statement()]);
   return result;
 }

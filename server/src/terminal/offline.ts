@@ -342,10 +342,10 @@ export function offlineDeposit(services: Services): Middleware {
       return placed;
     });
     if (outcome.kind !== 'deposited') {
-      await services.cabinetChanged(station.id);
+      await services.cabinetChanged(station.id, null, { announce: true });
       throw problem.notFound('No parcel awaiting deposit can go into that door at this station.');
     }
-    await services.cabinetChanged(station.id, outcome.cabinetVersion);
+    await services.cabinetChanged(station.id, outcome.cabinetVersion, { announce: true });
     services.nudge.sms();
     services.nudge.webhooks();
     services.nudge.verifiers();

@@ -105,7 +105,7 @@ export function doorConfirm(services: Services): Middleware {
       throw problem.notFound('No parcel awaiting collection has that id at this station.');
     }
     if (request.collected) {
-      await cabinetChanged(station.id, found.cabinetVersion);
+      await cabinetChanged(station.id, found.cabinetVersion, { announce: true });
       nudge.webhooks();
     }
     const body: OkResponse = { ok: true };

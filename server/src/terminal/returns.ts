@@ -122,7 +122,7 @@ export function startReturnRoute({ sql, cabinetChanged }: Services): Middleware 
       case 'cabinet_full':
         throw new CabinetFullProblem(outcome.size);
       case 'held': {
-        await cabinetChanged(station.id);
+        await cabinetChanged(station.id, null, { announce: true });
         const body: ReturnResponse = {
           ok: true,
           door: outcome.door,
@@ -156,7 +156,7 @@ export function confirmReturnRoute({ sql, cabinetChanged, nudge }: Services): Mi
       }),
     );
     if (!found) throw problem.notFound('No return awaiting deposit has that id at this station.');
-    await cabinetChanged(station.id, found.cabinetVersion);
+    await cabinetChanged(station.id, found.cabinetVersion, { announce: true });
     if (request.deposited) nudge.webhooks();
     const body: OkResponse = { ok: true };
     ctx.body = body;
