@@ -22,6 +22,12 @@ import { recordDoorStates } from './doorStates';
 export const LINK_PATH = '/terminal/v1/link';
 /** A kiosk's messages are small (a door-state list of a 160-door cabinet is ~12 kB). */
 const MAX_MESSAGE_BYTES = 64 * 1024;
+/**
+ * The links are pinged in this many slices spread over the ping interval, each link in
+ * one (issue 28): pinging all 28,000 of an instance's links in one turn of its loop held
+ * every request for that turn, every 25 s, and their pongs came back in one wave.
+ */
+export const PING_SLICES = 50;
 
 /** One kiosk's open link; kept small, since an instance holds tens of thousands. */
 interface Connection {
@@ -32,6 +38,8 @@ interface Connection {
   /** Answered the last ping (or said anything since). */
   alive: boolean;
   connectedAt: Date;
+  /** Its slice of the pings (`PING_SLICES`). */
+  slice: number;
 }
 
 /** Doors that changed at a station, as the operations stream shows them. */
@@ -100,6 +108,9 @@ export class LinkHub {
   private unlisten: (() => Promise<void>) | undefined;
   private closing = false;
   private readonly doorWatchers = new Set<DoorWatcher>();
+  private readonly pingSlices = Array.from({ length: PING_SLICES }, () => new Set<Connection>());
+  private nextSlice = 0;
+  private pingTick = 0;
 
   constructor(private readonly d: LinkHubDeps) {}
 
@@ -149,7 +160,7 @@ export class LinkHub {
     this.unlisten = async () => {
       await Promise.all(subscriptions.map((s) => s.unlisten()));
     };
-    this.pinger = setInterval(() => this.ping(), this.d.pingSeconds * 1000);
+    this.pinger = setInterval(() => this.ping(), (this.d.pingSeconds * 1000) / PING_SLICES);
     this.pinger.unref();
   }
 
@@ -231,11 +242,13 @@ export class LinkHub {
       stationCode: station.code,
       alive: true,
       connectedAt: new Date(),
+      slice: this.nextSlice++ % PING_SLICES,
     };
     // One link per terminal: a new one replaces the old (a kiosk that reconnected before
     // the service noticed the old one die).
     this.byTerminal.get(terminal.id)?.ws.close(4000, 'replaced');
     this.byTerminal.set(terminal.id, conn);
+    this.pingSlices[conn.slice]!.add(conn);
     const peers = this.byStation.get(station.id) ?? new Set();
     peers.add(conn);
     this.byStation.set(station.id, peers);
@@ -266,6 +279,7 @@ export class LinkHub {
   }
 
   private forget(conn: Connection): void {
+    this.pingSlices[conn.slice]!.delete(conn);
     if (this.byTerminal.get(conn.terminalId) === conn) {
       this.byTerminal.delete(conn.terminalId);
       if (!this.closing)
@@ -286,9 +300,12 @@ export class LinkHub {
     );
   }
 
-  /** A connection silent since the last ping is dead: dropped (the kiosk reconnects). */
+  /**
+   * One slice of the links, in turn: each link is pinged once a ping interval, and one
+   * silent since its last ping is dead: dropped (the kiosk reconnects).
+   */
   private ping(): void {
-    for (const conn of this.byTerminal.values()) {
+    for (const conn of this.pingSlices[this.pingTick++ % PING_SLICES]!) {
       if (!conn.alive) {
         conn.ws.terminate();
         continue;
