@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { setDoorService } from '../admin/commands';
 import { useTestServer, waitFor } from '../../test/harness';
+import type { Sql } from '../db/connect';
+import { createLogger } from '../logger';
+import { CabinetAnnouncer } from './cabinetAnnouncer';
 
 // Migration 027: the terminal's write paths announce their cabinet version after the
 // commit (CabinetAnnouncer); their commits take no notify lock. Everything else is still
@@ -73,5 +76,30 @@ describe('cabinet versions announced after the commit', () => {
     } finally {
       await listener.stop();
     }
+  });
+
+  it('gathers what comes while one is sent, the newest of each station, and stops when closed', async () => {
+    const sent: string[][] = [];
+    let fail = false;
+    // A stand-in for the pool: records each statement's payloads, or fails.
+    const sql = ((_: TemplateStringsArray, payloads: string[]) =>
+      fail
+        ? Promise.reject(new Error('down'))
+        : (sent.push(payloads), Promise.resolve([]))) as unknown as Sql;
+    const announcer = new CabinetAnnouncer(sql, createLogger('silent'));
+    announcer.announce('a', 1n);
+    announcer.announce('a', 3n);
+    announcer.announce('b', 2n);
+    announcer.announce('a', 2n);
+    await waitFor(() => sent.length === 2 || undefined);
+    expect(sent).toEqual([['a 1'], ['a 3', 'b 2']]);
+    // Down: closing does not wait for a database that does not come back.
+    fail = true;
+    announcer.announce('c', 1n);
+    const started = Date.now();
+    await announcer.close();
+    expect(Date.now() - started).toBeLessThan(2_500);
+    announcer.announce('d', 1n);
+    expect(sent).toHaveLength(2);
   });
 });

@@ -29,10 +29,10 @@ export class CabinetAnnouncer {
     this.sending ??= this.send();
   }
 
-  /** Sends what is pending, then stops announcing. */
+  /** Stops announcing: what is pending is sent, a failed send is not tried again. */
   async close(): Promise<void> {
-    await this.sending;
     this.closed = true;
+    await this.sending;
   }
 
   private async send(): Promise<void> {
