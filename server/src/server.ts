@@ -23,11 +23,7 @@ import { sendStorageNotices } from './notices/storage';
 import { webhookChannel } from './webhooks/channel';
 import { startWebhookDispatcher } from './webhooks/dispatcher';
 import { missingKeys, resealSecrets, type Keyring } from './webhooks/secretKeys';
-import {
-  listenForAuthChanges,
-  noteCommittedVersion,
-  TerminalAuthCache,
-} from './terminal/authCache';
+import { listenForAuthChanges, committedVersionOf, TerminalAuthCache } from './terminal/authCache';
 import { smsTransportFrom } from './sms/transports';
 import { PickupSetVersions } from './terminal/pickupSetVersions';
 import { startVerifierWorker } from './terminal/verifierWorker';
@@ -216,7 +212,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     cabinetChanged: async (stationId, committedVersion, options) => {
       const version = committedVersion
         ? BigInt(committedVersion)
-        : await noteCommittedVersion(sql, authCache, stationId);
+        : await committedVersionOf(sql, stationId);
       if (version === undefined) return;
       authCache.noteVersion(stationId, version);
       if (options?.announce) announcer.announce(stationId, version);

@@ -1,6 +1,6 @@
 import type { PendingQuery, Row } from 'postgres';
 import type { Sql, TransactionSql } from '../db/connect';
-import { softCommit } from '../db/softCommit';
+import { softCommit, softCommitRead } from '../db/softCommit';
 
 export interface SlidingWindow {
   /** Attempts allowed per window, the attempt being judged included. */
@@ -116,7 +116,7 @@ export function attemptQueryOf(
              end::float8 as retry_ms,
              floor(extract(epoch from a.attempts[cardinality(a.attempts)]) / 60)::bigint as minute,
              a.limited_minutes[cardinality(a.limited_minutes)] as last_limited
-        from attempt a ${soft ? sql`, soft_commit` : sql``}
+        from attempt a ${soft ? sql`where ${softCommitRead(sql)}` : sql``}
     )`;
 }
 

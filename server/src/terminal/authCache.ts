@@ -335,19 +335,13 @@ export async function listenForAuthChanges(
 }
 
 /**
- * After a commit that changed a station's grid, this instance learns the committed
- * version at once instead of when the notification arrives, so the acting kiosk's next
- * poll cannot get a stale 304. Reading after commit never notes a version that was not.
+ * The station's cabinet version, read after a commit that changed its grid: noted by
+ * this instance at once instead of when the notification arrives, so the acting kiosk's
+ * next poll cannot get a stale 304. Reading after commit never finds a version that was
+ * not. Undefined: no such station.
  */
-export async function noteCommittedVersion(
-  sql: Sql,
-  cache: TerminalAuthCache,
-  stationId: string,
-): Promise<bigint | undefined> {
+export async function committedVersionOf(sql: Sql, stationId: string): Promise<bigint | undefined> {
   const [station] = await sql<{ cabinet_version: string }[]>`
     select cabinet_version from stations where id = ${stationId}`;
-  if (!station) return undefined;
-  const version = BigInt(station.cabinet_version);
-  cache.noteVersion(stationId, version);
-  return version;
+  return station && BigInt(station.cabinet_version);
 }

@@ -25,8 +25,12 @@ export class CabinetAnnouncer {
 
   announce(stationId: string, version: bigint): void {
     if (this.closed) return;
-    if ((this.pending.get(stationId) ?? -1n) < version) this.pending.set(stationId, version);
+    this.keepNewest(stationId, version);
     this.sending ??= this.send();
+  }
+
+  private keepNewest(stationId: string, version: bigint): void {
+    if ((this.pending.get(stationId) ?? -1n) < version) this.pending.set(stationId, version);
   }
 
   /** Stops announcing: what is pending is sent, a failed send is not tried again. */
@@ -48,8 +52,7 @@ export class CabinetAnnouncer {
           { err: error, stations: batch.length },
           'cabinet announcement failed; retrying',
         );
-        for (const [station, version] of batch)
-          if ((this.pending.get(station) ?? -1n) < version) this.pending.set(station, version);
+        for (const [station, version] of batch) this.keepNewest(station, version);
         if (this.closed) break;
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
       }

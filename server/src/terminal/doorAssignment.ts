@@ -102,19 +102,16 @@ export async function lockStation(tx: TransactionSql, stationId: string): Promis
 }
 
 /**
- * The deposits' mode of the station's lock (migration 025): deposits run beside each
- * other, each keeping to the door it locked (`smallestFreeDoorQuery`'s `lock`), and never
- * beside a path holding `lockStation`. The station's row is locked only at the commit,
- * by the cabinet version's bump.
+ * `exclusive`: `lockStation`'s. `deposit`: the deposits' mode of the station's lock
+ * (migration 025's `lock_station_shared`): deposits run beside each other, each keeping
+ * to the door it locked (`smallestFreeDoorQuery`'s `lock`), and never beside a path
+ * holding `lockStation`. The station's row is locked only at the commit, by the cabinet
+ * version's bump.
  */
-export async function lockStationForDeposit(tx: TransactionSql, stationId: string): Promise<void> {
-  await tx`select lock_station_shared(${stationId})`;
-}
-
 export type StationLockMode = 'exclusive' | 'deposit';
 
 /**
- * The station's lock (`lockStation`, or `lockStationForDeposit` with `mode: 'deposit'`),
+ * The station's lock (`lockStation`'s, or the deposits' mode with `mode: 'deposit'`),
  * then `statement`, sent in one write (issue 28): PostgreSQL runs the statement once the
  * lock is granted, with a snapshot taken then, so it sees everything committed while it
  * waited; the lock is held one round trip less than when the statement waited for the

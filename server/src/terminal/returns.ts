@@ -6,6 +6,7 @@ import {
   type Size,
 } from '@locker/shared';
 import type { Middleware } from 'koa';
+import type { PendingQuery, Row } from 'postgres';
 import type { TransactionSql } from '../db/connect';
 import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
 import type { Services } from '../services';
@@ -35,6 +36,24 @@ export type ReturnOutcome =
   | { kind: 'held'; door: number; trackingNumber: string; returnId: string }
   | { kind: 'not_found' }
   | { kind: 'cabinet_full'; size: Size };
+
+/**
+ * The CTEs `door` (the smallest free door the parcel fits) and `held` (that door held for
+ * the return `returnId`, an expression: a return started by the same statement has no id
+ * yet).
+ */
+function doorHeld(
+  tx: TransactionSql,
+  stationId: string,
+  parcel: { id: string; parcel_size: Size },
+  returnId: PendingQuery<Row[]>,
+) {
+  return tx`
+    door as (${smallestFreeDoorQuery(tx, stationId, parcel.parcel_size)}),
+    held as (
+      insert into door_occupancy (door_id, station_id, kind, shipment_id, return_id)
+      select door.id, ${stationId}, 'return_hold', ${parcel.id}, ${returnId} from door)`;
+}
 
 /** Starts or resumes a return and holds a door; shared with the sandbox. */
 export async function startReturn(
@@ -72,10 +91,7 @@ export async function startReturn(
     if (candidate.held_position !== null)
       return { kind: 'held', door: candidate.held_position, returnId, ...parcel };
     const [door] = await tx<{ position: number }[]>`
-      with door as (${smallestFreeDoorQuery(tx, stationId, candidate.parcel_size)}),
-      held as (
-        insert into door_occupancy (door_id, station_id, kind, shipment_id, return_id)
-        select door.id, ${stationId}, 'return_hold', ${candidate.id}, ${returnId} from door)
+      with ${doorHeld(tx, stationId, candidate, tx`${returnId}::uuid`)}
       select position from door`;
     // The return stays open without a door, so a retry resumes it with the same returnId.
     if (!door) return { kind: 'cabinet_full', size: candidate.parcel_size };
@@ -95,10 +111,7 @@ export async function startReturn(
        where sh.id = ${candidate.id}
       returning sh.id, sh.organization_id, sh.slot_no, sh.updated_at),
     ${shipmentEventCtes(tx, asStarted, 'return.started', 'changed')},
-    door as (${smallestFreeDoorQuery(tx, stationId, candidate.parcel_size)}),
-    held as (
-      insert into door_occupancy (door_id, station_id, kind, shipment_id, return_id)
-      select door.id, ${stationId}, 'return_hold', ${candidate.id}, created.id from door, created)
+    ${doorHeld(tx, stationId, candidate, tx`(select id from created)`)}
     select created.id as return_id, (select position from door) as door from created`;
   if (!started) throw new Error('a return was not started with the station held');
   if (started.door === null) return { kind: 'cabinet_full', size: candidate.parcel_size };
