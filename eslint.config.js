@@ -22,6 +22,8 @@ export default tseslint.config(
       '.data/**',
       'eslint.config.js',
       '**/bin/*.mjs',
+      // The bench's Node preloads: plain JavaScript, outside the TypeScript project.
+      'server/bench/peak/*.mjs',
       'kiosk/vite.config.ts',
       'console/vite.config.ts',
     ],

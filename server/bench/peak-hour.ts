@@ -11,12 +11,14 @@
  * PEAK_SEARCH_SECONDS per step, up to PEAK_SEARCH_CEILING),
  * PEAK_BREAKDOWN=1 (first, each stream alone at PEAK_BREAKDOWN_FRACTION (0.2) of its hour
  * rate for PEAK_BREAKDOWN_SECONDS (15), against the background: the cores each part of the
- * hour needs; PEAK_BREAKDOWN_STREAMS=heartbeat,… only those streams), PEAK_STATIONS
+ * hour needs; PEAK_BREAKDOWN_STREAMS=heartbeat,… only those streams), PEAK_STREAMS=
+ * 'hot deposit,deposit' (the runs and searches with those streams of the mix alone, to
+ * look at one part of the hour: not a figure of the hour), PEAK_STATIONS
  * (28000), PEAK_PARCELS_PER_SECOND (233), PEAK_PG_PORT (55131; servers on the next two
  * ports, sinks on the two after), PEAK_STATEMENTS=1 (after each run, the statements that
  * cost PostgreSQL most), PEAK_SERVER_NODE_ARGS (Node flags for the servers, e.g.
- * `--cpu-prof --cpu-prof-dir=/tmp/prof`, or `--import tsx --import
- * ./server/bench/peak/loopWatch.ts` for the servers' event-loop stalls), PEAK_LINK=1
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof`, or `--import
+ * ./server/bench/peak/loopWatch.mjs` for the servers' event-loop stalls and long GCs), PEAK_LINK=1
  * (kiosks on the live link: the idle /cabinet poll every 300 s instead of 15 s, and one
  * poll after each change of the cabinet, as the link's hint brings; the link's WebSockets
  * themselves are not opened).
@@ -72,6 +74,7 @@ const BREAKDOWN = env.PEAK_BREAKDOWN === '1';
 const BREAKDOWN_FRACTION = Number(env.PEAK_BREAKDOWN_FRACTION ?? 0.2);
 const BREAKDOWN_SECONDS = Number(env.PEAK_BREAKDOWN_SECONDS ?? 15);
 const BREAKDOWN_STREAMS = (env.PEAK_BREAKDOWN_STREAMS ?? '').split(',').filter(Boolean);
+const ONLY_STREAMS = (env.PEAK_STREAMS ?? '').split(',').filter(Boolean);
 const STATEMENTS = env.PEAK_STATEMENTS === '1';
 const P99_BOUND_MS = 100;
 // The busiest hour follows a rising one: each run's rate rises from 0 over this long first,
@@ -265,7 +268,10 @@ async function runPhase(ctx: Context, phase: Phase) {
   let before = cpuSnapshot(pids, pgPids);
   const ramp = phase.rampSeconds ?? 0;
   if (ramp) console.log(`\n${phase.name}: the rate rises from 0 over ${ramp} s first`);
-  const result = await driver.run(peakStreams(calls, rates, SHARES), phase.seconds, {
+  const streams = peakStreams(calls, rates, SHARES).filter(
+    (s) => ONLY_STREAMS.length === 0 || ONLY_STREAMS.includes(s.name),
+  );
+  const result = await driver.run(streams, phase.seconds, {
     rampSeconds: ramp,
     onMeasureStart: () => {
       before = cpuSnapshot(pids, pgPids);
