@@ -69,8 +69,8 @@ export async function waitFor<T>(
 }
 
 /**
- * Resolves once a statement is waiting for a station's lock (`lockStation`, or a
- * deposit's `lockStationForDeposit`), e.g. a request started while a test holds that lock
+ * Resolves once a statement is waiting for a station's lock (`lock_station`, or the
+ * deposits' `lock_station_shared`), e.g. a request started while a test holds that lock
  * by hand (`select lock_station(…)`).
  */
 export async function untilWaitingForStationLock(sql: Sql): Promise<void> {
@@ -80,6 +80,25 @@ export async function untilWaitingForStationLock(sql: Sql): Promise<void> {
        where datname = current_database() and wait_event_type = 'Lock'
          and wait_event = 'advisory' and query like '%lock_station%'
          and query not like '%pg_stat_activity%'`;
+    return waiting;
+  });
+}
+
+/**
+ * Resolves once a statement whose text holds `query` (within its first kilobyte, as
+ * `pg_stat_activity` keeps it) is waiting for a lock, other than one of the kind `notOn`
+ * (`advisory`: a station's lock) when given.
+ */
+export async function untilWaitingForLock(
+  sql: Sql,
+  { query, notOn }: { query: string; notOn?: string },
+): Promise<void> {
+  await waitFor(async () => {
+    const [waiting] = await sql`
+      select 1 from pg_stat_activity
+       where datname = current_database() and wait_event_type = 'Lock'
+         and wait_event is distinct from ${notOn ?? null}::text
+         and position(${query} in query) > 0 and query not like '%pg_stat_activity%'`;
     return waiting;
   });
 }

@@ -26,6 +26,34 @@ export async function transaction<T>(
 }
 
 /**
+ * A transaction sent in one write (issue 28): BEGIN, the statements `work` sends and
+ * COMMIT go to PostgreSQL without waiting for an answer in between: one round trip, where
+ * `transaction` takes one a statement and one more for the COMMIT, and nothing the
+ * transaction locks waits for this process between its statements and its commit.
+ *
+ * For statements that need no answer from one another. `work` CALLS `execute()` ON EVERY
+ * STATEMENT, IN ORDER, BEFORE IT RETURNS, and answers what it makes of their answers; the
+ * COMMIT is sent after them. (A postgres.js query is sent a microtask after `execute()`,
+ * and an awaited one only some microtasks after the `await`: not reliably before the
+ * COMMIT.) A statement that fails aborts the transaction, whose COMMIT then ends it as a
+ * rollback, and its failure is thrown here. Not retried: wrap the attempt in `retried`.
+ */
+export async function inOneWrite<T>(
+  sql: Sql,
+  work: (tx: TransactionSql) => Promise<T>,
+): Promise<T> {
+  let answer: Promise<T> | undefined;
+  await sql.begin((tx) => {
+    answer = work(tx);
+    // Awaited below, once the COMMIT's answer is back: not an unhandled rejection meanwhile.
+    answer.catch(() => {});
+    // Not the answer's promise, which postgres.js would wait for before its COMMIT.
+    return undefined;
+  });
+  return answer!;
+}
+
+/**
  * `run` (one transaction: a `sql.begin`, or a single statement), run again as
  * `transaction` runs its work again, up to `attempts` times in all.
  */

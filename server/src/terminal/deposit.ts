@@ -6,7 +6,7 @@ import {
   type Size,
 } from '@locker/shared';
 import type { Middleware } from 'koa';
-import type { TransactionSql } from '../db/connect';
+import type { Sql, TransactionSql } from '../db/connect';
 import { activeCourier, courierNotVerified } from './couriers';
 import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
 import { newPickupCode, pickupCodeHash } from '../domain/secrets';
@@ -15,7 +15,7 @@ import { recipientPageUrl } from '../recipient/page';
 import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
-import { transaction } from '../db/transaction';
+import { inOneWrite, retried } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { SANDBOX_SMS, type QueuedSms } from '../sms/channel';
@@ -103,7 +103,7 @@ export function drawCode(services: Pick<Services, 'config'>, shipmentId: string)
  * held: `assignDoor` checks the parcel again, under the lock.
  */
 async function claim(
-  tx: TransactionSql,
+  tx: Sql | TransactionSql,
   stationId: string,
   trackingNumber: string,
   courierNo: string | null,
@@ -125,6 +125,8 @@ async function claim(
 
 interface Assignment {
   door: number | null;
+  /** The station's cabinet version this transaction's commit makes (read in it, once deposited). */
+  cabinet_version?: string | null;
   code_taken: boolean;
   still_booked: boolean;
   /** The parcel was deposited, its event recorded. */
@@ -138,9 +140,10 @@ interface Assignment {
  * code SMS queued (set aside unsent for a sandbox), and the merchant's event with its
  * deliveries; nothing of it when the door, the parcel or a free code is missing, or when
  * the parcel or its station changed since the claim read them (the event shows what the
- * claim read: the caller claims again).
+ * claim read: the caller claims again). Sent as it is called (`execute`), so in a
+ * transaction sent in one write it goes before the COMMIT (`inOneWrite`).
  */
-async function assignDoor(
+function assignDoor(
   tx: TransactionSql,
   station: TerminalStation,
   parcel: Claimed,
@@ -162,7 +165,7 @@ async function assignDoor(
          from deposited`,
   );
   const asDeposited: ShipmentView = { ...parcel, status: 'ready_for_pickup' };
-  const [row] = await tx<Assignment[]>`
+  const statement = tx<Assignment[]>`
     with door as (${
       position === undefined
         ? smallestFreeDoorQuery(tx, station.id, parcel.parcel_size, {
@@ -193,6 +196,10 @@ async function assignDoor(
          and sh.xmin = ${parcel.row_version}::xid
          and s.code = ${parcel.station_code} and s.cabinet_sn = ${parcel.cabinet_sn}
          and exists (select 1 from door) and not exists (select 1 from code_taken)
+         -- Only under the station's lock, in its transaction: set by underStationLock's
+         -- statement, so a door statement sent after its COMMIT by mistake (inOneWrite)
+         -- records nothing.
+         and current_setting('locker.cabinet_announce', true) = 'after_commit'
       returning sh.id, sh.organization_id, sh.slot_no, sh.updated_at),
     occupied as (
       insert into door_occupancy (door_id, station_id, kind, shipment_id, since)
@@ -211,17 +218,26 @@ async function assignDoor(
            (select position from door) as door,
            exists (select 1 from code_taken) as code_taken,
            exists (select 1 from shipments where id = ${parcel.id} and status = 'booked'
-                     and destination_station_id = ${station.id}) as still_booked`;
-  return row!;
+                     and destination_station_id = ${station.id}) as still_booked`.execute();
+  return statement.then(([row]) => row!);
 }
 
 /**
- * The deposit in the caller's transaction: begin and read, lock and assign (with the
- * merchant's event), commit. With `courierNo` the courier is checked in the lock statement; null
- * (the sandbox's simulated courier, or one checked already) skips it.
+ * Where a deposit's statements run. `tx`: in the caller's transaction (offline deposits,
+ * the sandbox), the claim, then the lock and the door's statement. `sql`: a kiosk's
+ * deposit online, in two round trips: the claim on its own (the door's statement checks
+ * the parcel's row again), then the door's transaction in one write (`inOneWrite`: BEGIN,
+ * the station's lock, the door's statement, the cabinet version it makes, COMMIT).
+ */
+type DepositDb = { tx: TransactionSql } | { sql: Sql };
+
+/**
+ * The deposit: read, then lock and assign (with the merchant's event). With `courierNo`
+ * the courier is checked in the read; null (the sandbox's simulated courier, or one
+ * checked already) skips it.
  */
 async function depositParcel(
-  tx: TransactionSql,
+  db: DepositDb,
   services: Services,
   station: TerminalStation,
   courier: { number: string } | { id: string | null },
@@ -245,7 +261,7 @@ async function depositParcel(
   // Claimed again when the parcel or its station changed between the read and the lock.
   for (let claims = 1; ; claims++) {
     const claimed = await claim(
-      tx,
+      'tx' in db ? db.tx : db.sql,
       station.id,
       trackingNumber,
       'number' in courier ? courier.number : null,
@@ -264,12 +280,27 @@ async function depositParcel(
     );
     // Under the station's lock, in the deposits' mode unless alone (doorAssignment.ts),
     // sent with the assignment: four couriers at one station are served side by side.
-    const assigned = await underStationLock(
-      tx,
-      station.id,
-      () => assignDoor(tx, station, parcel, courierId, { ...fresh, sms }, at, offline?.door, mode),
-      mode,
-    );
+    const code = { ...fresh, sms };
+    const assignUnderLock = (tx: TransactionSql) =>
+      underStationLock(
+        tx,
+        station.id,
+        () => assignDoor(tx, station, parcel, courierId, code, at, offline?.door, mode),
+        mode,
+      );
+    const assigned =
+      'tx' in db
+        ? await assignUnderLock(db.tx)
+        : await inOneWrite(db.sql, async (tx) => {
+            const [assignment, [version]] = await Promise.all([
+              assignUnderLock(tx),
+              // Sent after the door's statement, in its transaction: the version its commit
+              // makes (both modes bump the version as the door is filled; migration 028).
+              tx<{ cabinet_version: string }[]>`
+                select cabinet_version from stations where id = ${station.id}`.execute(),
+            ]);
+            return { ...assignment, cabinet_version: version?.cabinet_version ?? null };
+          });
     // Another deposit of the same parcel may have won while this one waited for the lock.
     if (!assigned.deposited && !assigned.still_booked) return { kind: 'not_found' };
     if (assigned.door === null)
@@ -278,9 +309,10 @@ async function depositParcel(
       if (assigned.code_taken || claims < 5) continue;
       throw new Error('deposit found a door and a free code but recorded nothing, five times');
     }
+    // Online, after the commit: an alert of a kiosk's clock needs no part in the deposit.
     if (reporter)
       await noteClockSkew(
-        tx,
+        'tx' in db ? db.tx : db.sql,
         reporter.log,
         { shipmentId: parcel.id, at, terminalId: reporter.terminalId, stationId: station.id },
         { previousAt: parcel.previous_at },
@@ -289,8 +321,8 @@ async function depositParcel(
       kind: 'deposited',
       door: assigned.door,
       trackingNumber: parcel.tracking_number,
-      // Other deposits commit beside this one: the version is read after the commit.
-      cabinetVersion: null,
+      // In the caller's transaction, read after its commit (by `cabinetChanged`).
+      cabinetVersion: assigned.cabinet_version ?? null,
     };
   }
 }
@@ -309,7 +341,7 @@ export async function placeParcel(
   /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
   reporter?: Reporter,
 ): Promise<DepositOutcome> {
-  return depositParcel(tx, services, station, { id: courierId }, trackingNumber, at, {
+  return depositParcel({ tx }, services, station, { id: courierId }, trackingNumber, at, {
     reporter,
     mode: 'exclusive',
   });
@@ -328,7 +360,7 @@ export function placeOfflineDeposit(
   reporter: Reporter,
 ): Promise<DepositOutcome> {
   return depositParcel(
-    tx,
+    { tx },
     services,
     station,
     { number: request.courierNo },
@@ -341,20 +373,21 @@ export function placeOfflineDeposit(
 
 /**
  * One call: verify the courier, pick the smallest free door that fits, record the
- * deposit and queue the pickup-code SMS, all in one transaction under the station's lock
- * in the deposits' mode, in three round trips (begin and read, lock and assign, commit),
- * the lock held for the last two; the cabinet version read after. The code's offline
- * verifier is made afterwards by the verifier worker, nudged here (verifierWorker.ts).
+ * deposit and queue the pickup-code SMS, under the station's lock in the deposits' mode,
+ * in two round trips: the read, then the door's transaction in one write with the
+ * cabinet version its commit makes. The code's offline verifier is made afterwards by
+ * the verifier worker, nudged here (verifierWorker.ts).
  */
 export function deposit(services: Services): Middleware {
   return async (ctx) => {
     const request = validate(DepositRequestSchema, await readJson(ctx));
     const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
+    // Run again whole (a fresh read, a fresh code) when it lost a race (`retried`).
     const attempt = (mode: StationLockMode) =>
-      transaction(services.sql, (tx) =>
+      retried(() =>
         depositParcel(
-          tx,
+          { sql: services.sql },
           services,
           station,
           { number: request.courierNo },

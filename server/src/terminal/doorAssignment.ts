@@ -30,7 +30,7 @@ export interface DoorFor {
   shipmentId?: string | undefined;
   accessible: boolean;
   /**
-   * A deposit's choice, beside other deposits at the station (`lockStationForDeposit`):
+   * A deposit's choice, beside other deposits at the station (`StationLockMode`'s `deposit`):
    * the door is locked for this transaction and a door another deposit holds, or filled
    * since this statement's snapshot (its `occupied` read again on its current row), is
    * passed over.
@@ -105,8 +105,11 @@ export async function lockStation(tx: TransactionSql, stationId: string): Promis
  * `exclusive`: `lockStation`'s. `deposit`: the deposits' mode of the station's lock
  * (migration 025's `lock_station_shared`): deposits run beside each other, each keeping
  * to the door it locked (`smallestFreeDoorQuery`'s `lock`), and never beside a path
- * holding `lockStation`. The station's row is locked only at the commit, by the cabinet
- * version's bump.
+ * holding `lockStation`. The station's row is locked by the cabinet version's bump, as the
+ * door is filled (migration 028), so the deposits' mode is for a transaction sent in one
+ * write (`inOneWrite`), whose commit follows its door's statement without a round trip to
+ * this process: deposits beside each other choose their doors side by side and commit one
+ * after another.
  */
 export type StationLockMode = 'exclusive' | 'deposit';
 

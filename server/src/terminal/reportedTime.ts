@@ -1,4 +1,4 @@
-import type { TransactionSql } from '../db/connect';
+import type { Sql, TransactionSql } from '../db/connect';
 import { ProblemError } from '../http/problem';
 import type { Logger } from '../logger';
 import { eventTime } from '../domain/occurredAt';
@@ -42,7 +42,7 @@ export interface ReportedEvent {
  * per terminal an hour). Call inside the transaction, before recording the event.
  */
 export async function noteClockSkew(
-  tx: TransactionSql,
+  tx: Sql | TransactionSql,
   log: Logger,
   event: ReportedEvent,
   /**
