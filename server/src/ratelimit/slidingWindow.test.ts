@@ -132,8 +132,15 @@ describe('exact sliding window at constant cost', () => {
     // The pages read: the same few as before the flood once its dead row versions are
     // gone (before a vacuum, index entries of dead versions can each cost a page more:
     // 9 and 11 of them seen on a busy machine; that is PostgreSQL's, not the window's).
-    await stack.sql`vacuum rate_limit_windows`;
-    for (const work of [otherBefore, flooderEarly, await workOf(stack.sql, flooder)])
+    // A vacuum removes them only once no snapshot still sees them, and the server's own
+    // sweeps run beside the test (8 pages once in CI after one vacuum): vacuumed again
+    // until it could, at most 20 times.
+    let flooderVacuumed = await workOf(stack.sql, flooder);
+    for (let i = 0; i < 20 && !(flooderVacuumed.blocks <= 6); i++) {
+      await stack.sql`vacuum rate_limit_windows`;
+      flooderVacuumed = await workOf(stack.sql, flooder);
+    }
+    for (const work of [otherBefore, flooderEarly, flooderVacuumed])
       expect(work.blocks).toBeLessThanOrEqual(6);
   });
 });
