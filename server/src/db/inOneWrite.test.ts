@@ -2,7 +2,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../test/databases';
 import type { Sql } from './connect';
-import { inOneWrite, transaction } from './transaction';
+import { inOneWrite, inOrder, transaction } from './transaction';
 
 // `inOneWrite` (issue 28): BEGIN, a transaction's statements and its COMMIT sent without
 // waiting for an answer in between. What is sent and when it is answered is recorded in
@@ -70,5 +70,47 @@ describe('a transaction sent in one write', () => {
     // The connection is out of the transaction again, and in use.
     await sql`insert into notes values (12, 'twelve')`;
     expect(await sql`select id from notes where id = 12`).toEqual([{ id: 12 }]);
+  });
+
+  it('once its statements are prepared on the connection, sends those with parameters in one write too', async () => {
+    const insertAndCount = (id: number) =>
+      inOneWrite(sql, (tx) =>
+        inOrder([
+          tx`insert into notes values (${id}, ${'p'}) returning id`
+            .execute()
+            .then(answered('insert')),
+          tx`select count(*) as n from notes where id >= ${100}`.execute().then(answered('count')),
+        ]),
+      );
+    // The first time on this connection each is described first: its own round trip.
+    await insertAndCount(100);
+    events.length = 0;
+    await insertAndCount(101);
+    expect(events).toEqual([
+      'sent begin',
+      'sent insert',
+      'sent select',
+      'sent commit',
+      'answered insert',
+      'answered count',
+    ]);
+  });
+
+  it('throws the cause, not the "transaction is aborted" of the statements after it', async () => {
+    // The deposit's shape: the failing statement's answer passes through more promises
+    // than the read after it, whose 25P02 settles first. Ten times: `Promise.all` threw
+    // the 25P02 in most of them.
+    for (let i = 0; i < 10; i++) {
+      const attempt = inOneWrite(sql, (tx) =>
+        inOrder([
+          tx`insert into notes values (${1}, ${'again'})`
+            .execute()
+            .then((rows) => rows)
+            .then((rows) => rows.count),
+          tx`select count(*) from notes`.execute(),
+        ]),
+      );
+      await expect(attempt).rejects.toMatchObject({ code: '23505' });
+    }
   });
 });

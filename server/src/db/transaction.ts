@@ -32,11 +32,20 @@ export async function transaction<T>(
  * transaction locks waits for this process between its statements and its commit.
  *
  * For statements that need no answer from one another. `work` CALLS `execute()` ON EVERY
- * STATEMENT, IN ORDER, BEFORE IT RETURNS, and answers what it makes of their answers; the
- * COMMIT is sent after them. (A postgres.js query is sent a microtask after `execute()`,
- * and an awaited one only some microtasks after the `await`: not reliably before the
- * COMMIT.) A statement that fails aborts the transaction, whose COMMIT then ends it as a
- * rollback, and its failure is thrown here. Not retried: wrap the attempt in `retried`.
+ * STATEMENT, IN ORDER, BEFORE IT RETURNS, and answers what it makes of their answers
+ * through `inOrder` (what it does with them cannot undo the commit); the COMMIT is sent
+ * after them. (A postgres.js query is sent a microtask after `execute()`, and an awaited
+ * one only some microtasks after the `await`: not reliably before the COMMIT.) A statement
+ * that fails aborts the transaction, whose COMMIT then ends it as a rollback, and its
+ * failure is thrown here. Not retried: wrap the attempt in `retried`.
+ *
+ * What is not one write: a statement postgres.js has not yet prepared on the connection
+ * (each text, once a connection) is described first, and what follows it waits for that
+ * round trip; the one write is the warm case. And postgres.js sends again, on its own, a
+ * statement whose prepared plan PostgreSQL refused (a schema changed under a running
+ * server), behind the COMMIT already written: it then runs alone, outside the transaction.
+ * So a write sent through here checks that it runs inside it (the deposit's door
+ * statement does, `deposit.ts`).
  */
 export async function inOneWrite<T>(
   sql: Sql,
@@ -51,6 +60,22 @@ export async function inOneWrite<T>(
     return undefined;
   });
   return answer!;
+}
+
+/**
+ * The answers of statements sent together, once all have settled; the first failure in
+ * the order given, if any. In a transaction whose statements are in flight together, a
+ * failed statement makes every one after it fail with 25P02 ("current transaction is
+ * aborted"), which may settle first: `Promise.all` would throw that instead of the cause
+ * (a lost race, a deadlock: what `retried` runs again).
+ */
+export async function inOrder<T extends readonly unknown[]>(promises: {
+  [K in keyof T]: PromiseLike<T[K]>;
+}): Promise<T> {
+  const settled = await Promise.allSettled(promises as readonly PromiseLike<unknown>[]);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 /**

@@ -398,7 +398,7 @@ describe('deposits side by side at one station (issue 28)', () => {
     expect(occupied.map((o) => o.position)).toEqual([2]);
   });
 
-  it('notes the version after the commit, with deposits beside it: the next poll sees the new grid', async () => {
+  it('notes the version each commit made, with deposits beside it: the next poll sees the new grid', async () => {
     const doors = Array.from({ length: 8 }, (_, i) => `${i + 1}:S`).join(',');
     const scene = await stack.scene(doors);
     const second = await stack.terminal(scene.station.code);

@@ -1,5 +1,6 @@
 import { ACCESSIBLE_HANDLE_MM, type Size } from '@locker/shared';
 import type { Sql, TransactionSql } from '../db/connect';
+import { inOrder } from '../db/transaction';
 import { sizesFitting } from '../domain/sizes';
 
 export interface FreeDoor {
@@ -136,6 +137,7 @@ export async function underStationLock<T>(
   // is written before the statement, which PostgreSQL then runs after it.
   const locked = tx`
     select ${lock}(${stationId}), set_config('locker.cabinet_announce', 'after_commit', true)`.execute();
-  const [, result] = await Promise.all([locked, statement()]);
+  // The lock's failure (a deadlock), not the 25P02 it makes of the statement after it.
+  const [, result] = await inOrder<[unknown, T]>([locked, statement()]);
   return result;
 }

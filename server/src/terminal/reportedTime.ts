@@ -39,7 +39,9 @@ export interface ReportedEvent {
  * time reported (the spec keeps `occurred_at` as sent), and tracking lists events in
  * the order they happened to the parcel, so its history never runs backwards; the skew
  * is logged with the terminal, and above 5 minutes raises an operator alert (at most one
- * per terminal an hour). Call inside the transaction, before recording the event.
+ * per terminal an hour). Without `known`, call before recording the event (it reads the
+ * parcel's latest): inside the transaction. A kiosk's online deposit, whose transaction
+ * is sent in one write, calls it after its commit with `known`.
  */
 export async function noteClockSkew(
   tx: Sql | TransactionSql,
