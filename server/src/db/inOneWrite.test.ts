@@ -22,6 +22,15 @@ beforeAll(async () => {
 afterAll(() => sql?.end());
 
 const firstWord = (query: string) => query.trim().split(/\s/)[0]!.toLowerCase();
+/** An insert and a count in one write: all sent, then all answered. */
+const ONE_WRITE = [
+  'sent begin',
+  'sent insert',
+  'sent select',
+  'sent commit',
+  'answered insert',
+  'answered count',
+];
 const answered =
   <T>(what: string) =>
   (answer: T) => (events.push(`answered ${what}`), answer);
@@ -30,7 +39,7 @@ describe('a transaction sent in one write', () => {
   it('sends its COMMIT before any of its statements is answered, and commits them', async () => {
     events.length = 0;
     const ids = await inOneWrite(sql, (tx) =>
-      Promise.all([
+      inOrder([
         tx`insert into notes values (1, 'one') returning id`.execute().then(answered('insert')),
         tx<{ n: string }[]>`select count(*)::text as n from notes`
           .execute()
@@ -38,14 +47,7 @@ describe('a transaction sent in one write', () => {
       ]),
     );
     expect(ids[1][0]!.n).toBe('1');
-    expect(events).toEqual([
-      'sent begin',
-      'sent insert',
-      'sent select',
-      'sent commit',
-      'answered insert',
-      'answered count',
-    ]);
+    expect(events).toEqual(ONE_WRITE);
     expect(await sql`select text from notes where id = 1`).toEqual([{ text: 'one' }]);
 
     // `transaction` waits for its work's answers, then commits: one round trip more.
@@ -58,7 +60,7 @@ describe('a transaction sent in one write', () => {
 
   it('throws a failing statement’s error, and commits nothing of what came before it', async () => {
     const attempt = inOneWrite(sql, (tx) =>
-      Promise.all([
+      inOrder([
         tx`insert into notes values (10, 'ten')`.execute(),
         // The primary key: id 1 is taken.
         tx`insert into notes values (1, 'again')`.execute(),
@@ -86,14 +88,7 @@ describe('a transaction sent in one write', () => {
     await insertAndCount(100);
     events.length = 0;
     await insertAndCount(101);
-    expect(events).toEqual([
-      'sent begin',
-      'sent insert',
-      'sent select',
-      'sent commit',
-      'answered insert',
-      'answered count',
-    ]);
+    expect(events).toEqual(ONE_WRITE);
   });
 
   it('throws the cause, not the "transaction is aborted" of the statements after it', async () => {

@@ -258,10 +258,12 @@ async function depositParcel(
   },
 ): Promise<DepositOutcome> {
   const { reporter, offline, mode } = how;
+  // The claim's and the clock-skew alert's connection: the caller's transaction, or the pool.
+  const reader = 'tx' in db ? db.tx : db.sql;
   // Claimed again when the parcel or its station changed between the read and the lock.
   for (let claims = 1; ; claims++) {
     const claimed = await claim(
-      'tx' in db ? db.tx : db.sql,
+      reader,
       station.id,
       trackingNumber,
       'number' in courier ? courier.number : null,
@@ -315,7 +317,7 @@ async function depositParcel(
     }
     if (reporter) {
       const skew = noteClockSkew(
-        'tx' in db ? db.tx : db.sql,
+        reader,
         reporter.log,
         { shipmentId: parcel.id, at, terminalId: reporter.terminalId, stationId: station.id },
         { previousAt: parcel.previous_at },
@@ -332,7 +334,8 @@ async function depositParcel(
       kind: 'deposited',
       door: assigned.door,
       trackingNumber: parcel.tracking_number,
-      // In the caller's transaction, read after its commit (by `cabinetChanged`).
+      // Online, read in its transaction; in the caller's, none: read after its commit
+      // (by `cabinetChanged`).
       cabinetVersion: assigned.cabinet_version ?? null,
     };
   }
