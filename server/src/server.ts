@@ -25,6 +25,7 @@ import { startWebhookDispatcher } from './webhooks/dispatcher';
 import { missingKeys, resealSecrets, type Keyring } from './webhooks/secretKeys';
 import { listenForAuthChanges, committedVersionOf, TerminalAuthCache } from './terminal/authCache';
 import { smsTransportFrom } from './sms/transports';
+import { DepositSetEtags } from './terminal/depositSetEtags';
 import { PickupSetVersions } from './terminal/pickupSetVersions';
 import { startVerifierWorker } from './terminal/verifierWorker';
 import { LinkCommands } from './link/commands';
@@ -128,6 +129,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   const announcer = new CabinetAnnouncer(softSql, logger);
   const pickupSets = new PickupSetVersions(sql);
   const unlistenPickupSets = await pickupSets.listen(logger);
+  const depositSets = new DepositSetEtags(sql);
+  const unlistenDepositSets = await depositSets.listen(logger);
 
   const smsPolicy = smsChannel(smsTransportFrom(config.smsTransport, config.twilio));
   const pollers: Poller[] = [];
@@ -209,6 +212,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       verifiers: () => verifiers?.nudge(),
     },
     pickupSets,
+    depositSets,
     cabinetChanged: async (stationId, committedVersion, options) => {
       const version = committedVersion
         ? BigInt(committedVersion)
@@ -235,6 +239,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     await unlistenOutcomes();
     await stopAlertHub();
     await unlistenPickupSets();
+    await unlistenDepositSets();
     await unlisten();
     await Promise.all([sql.end({ timeout: 1 }), softSql.end({ timeout: 1 })]);
     await embedded?.stop();
@@ -274,6 +279,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       await unlistenOutcomes();
       await stopAlertHub();
       await unlistenPickupSets();
+      await unlistenDepositSets();
       await unlisten();
       await Promise.all([sql.end({ timeout: 5 }), softSql.end({ timeout: 5 })]);
       await embedded?.stop();

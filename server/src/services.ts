@@ -5,6 +5,7 @@ import type { Logger } from './logger';
 import type { LinkCommands } from './link/commands';
 import type { LinkHub } from './link/hub';
 import type { TerminalAuthCache } from './terminal/authCache';
+import type { DepositSetEtags } from './terminal/depositSetEtags';
 import type { PickupSetVersions } from './terminal/pickupSetVersions';
 
 /** What request handlers and background work share within one server process. */
@@ -25,6 +26,8 @@ export interface Services {
   nudge: { sms: () => void; webhooks: () => void; verifiers: () => void };
   /** Each station's verifier version, with its cabinet version its offline pickup set's. */
   pickupSets: PickupSetVersions;
+  /** Each station's offline deposit set's ETag, while nothing it is made of changed. */
+  depositSets: DepositSetEtags;
   /**
    * Called after a commit that changed a station's door grid: this instance forgets the
    * station's cached version at once rather than when the notification arrives.

@@ -316,7 +316,7 @@ export class KioskCore extends KioskFacade {
         if (link.open) await parts.offline.sync();
       },
     );
-    // The deposit set is read whole by the service (its ETag saves only the transfer).
+    // The deposit set, once a minute (at most as often as the grid), by ETag.
     core.loop(
       () => Math.max(60, config.cabinetPollSeconds) * 1000,
       async () => {

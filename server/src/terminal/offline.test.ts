@@ -147,11 +147,99 @@ describe('GET /terminal/v1/offline/deposits', () => {
     });
     expect(same.status).toBe(304);
     await stack.shipment(scene.org.id, scene.station.id);
-    const changed = await scene.terminal.api.get('/terminal/v1/offline/deposits', {
-      'if-none-match': etag,
+    // The booking reaches the service's kept set by notification, a moment after its commit.
+    const changed = await waitFor(async () => {
+      const answer = await scene.terminal.api.get('/terminal/v1/offline/deposits', {
+        'if-none-match': etag,
+      });
+      return answer.status === 200 ? answer : undefined;
     });
-    expect(changed.status).toBe(200);
     expect(changed.body.expected).toHaveLength(2);
+  });
+});
+
+describe('the deposit set kept in memory', () => {
+  /** The set's next answer to a kiosk holding `etag` once it is no longer a 304. */
+  const changedFrom = (terminal: { api: Client }, etag: string) =>
+    waitFor(async () => {
+      const answer = await terminal.api.get('/terminal/v1/offline/deposits', {
+        'if-none-match': etag,
+      });
+      return answer.status === 200 ? answer : undefined;
+    });
+  /** The ETag the set settles on: the one a poll is answered 304 with. */
+  const settled = (terminal: { api: Client }, etag: string) =>
+    waitFor(async () => {
+      const answer = await terminal.api.get('/terminal/v1/offline/deposits', {
+        'if-none-match': etag,
+      });
+      if (answer.status === 304) return etag;
+      etag = answer.headers.get('etag')!;
+      return undefined;
+    });
+  const unchanged = async (terminal: { api: Client }, etag: string) =>
+    (await terminal.api.get('/terminal/v1/offline/deposits', { 'if-none-match': etag })).status;
+
+  it('answers an unchanged poll without reading, and reads again after each change of what the set holds', async () => {
+    const scene = await stack.scene('1:S,2:S,3:M,4:L');
+    const { shipment: deposited } = await scene.deposit();
+    const booked = await stack.shipment(scene.org.id, scene.station.id);
+    // The first read makes the scene's courier a verifier, and the booking's notice may
+    // arrive after it began: neither read is kept; the set is kept once nothing changes.
+    let etag = (await scene.terminal.api.get('/terminal/v1/offline/deposits')).headers.get('etag')!;
+    etag = await settled(scene.terminal, etag);
+
+    // A change no notification announces (nothing in the service makes one: written here
+    // to see what a poll reads): the parcel's depositor becomes a courier without a
+    // verifier, whom a read would give one. The poll is answered from memory.
+    const stranger = await stack.courier('Besnik Hoxha');
+    await stack.sql`update shipments set deposited_by = ${stranger.id} where id = ${deposited.id}`;
+    expect(await unchanged(scene.terminal, etag)).toBe(304);
+    const [unread] = await stack.sql<{ offline_verifier: string | null }[]>`
+      select offline_verifier from couriers where id = ${stranger.id}`;
+    expect(unread!.offline_verifier).toBeNull();
+
+    // Another station's booking leaves this station's set as it was.
+    const elsewhere = await stack.scene('1:S');
+    await stack.shipment(elsewhere.org.id, elsewhere.station.id);
+    expect(await unchanged(scene.terminal, etag)).toBe(304);
+
+    // A booking for this station (announced by its commit): read again, the stranger
+    // given a verifier on the way.
+    const another = await stack.shipment(scene.org.id, scene.station.id, { size: 'M' });
+    let answer = await changedFrom(scene.terminal, etag);
+    expect(
+      answer.body.expected.map((p: { trackingNumber: string }) => p.trackingNumber).sort(),
+    ).toEqual([booked.tracking_number, another.tracking_number].sort());
+    const verifiers = answer.body.couriers.map((v: string) => parseVerifier(v)!);
+    expect(await matchVerifiers(stranger.number, verifiers)).toEqual([0]);
+    // The verifier made changed a courier: that answer was not kept, a later one is.
+    etag = await settled(scene.terminal, answer.headers.get('etag')!);
+
+    // A booking cancelled.
+    await stack.sql`update shipments set status = 'cancelled' where id = ${booked.id}`;
+    answer = await changedFrom(scene.terminal, etag);
+    expect(answer.body.expected).toEqual([{ trackingNumber: another.tracking_number, size: 'M' }]);
+    etag = await settled(scene.terminal, answer.headers.get('etag')!);
+
+    // A courier retired.
+    await stack.sql`update couriers set active = false where id = ${stranger.id}`;
+    answer = await changedFrom(scene.terminal, etag);
+    expect(answer.body.couriers).toEqual([]);
+    etag = await settled(scene.terminal, answer.headers.get('etag')!);
+
+    // A deposit (no booking notice: the door it fills changes the cabinet version).
+    const deposit = await scene.terminal.api.post('/terminal/v1/deposit', {
+      courierNo: scene.courier.number,
+      trackingNumber: another.tracking_number,
+    });
+    expect(deposit.status).toBe(200);
+    answer = await changedFrom(scene.terminal, etag);
+    expect(answer.body.expected).toEqual([]);
+    expect(
+      answer.body.doors.find((d: { position: number }) => d.position === deposit.body.door),
+    ).toMatchObject({ free: false });
+    expect(answer.body.couriers).toHaveLength(1);
   });
 });
 

@@ -14,6 +14,7 @@ import { readJson } from '../http/body';
 import { problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { stationOf } from './auth';
+import { utcDay } from './depositSetEtags';
 import { placeOfflineDeposit } from './deposit';
 import { lockStation } from './doorAssignment';
 import { reportedTime } from './reportedTime';
@@ -192,21 +193,33 @@ export async function noteConfirmConflict(
   );
 }
 
-/** Couriers who deposited at a station this recently may deposit there on its own. */
+/** Couriers who deposited at a station this recently (in whole UTC days) may deposit there on its own. */
 const COURIER_RECENT_DAYS = 90;
 
 /**
  * `GET /terminal/v1/offline/deposits`: the station's doors as the service knows them, the
  * parcels it expects (tracking number and size, nothing personal) and verifiers of the
  * couriers who deposited here in the last 90 days (each made once, the first time it is
- * needed, and kept). Its ETag is a digest of the answer: a 304 saves the transfer, not
- * the reading, so kiosks poll it every minute, not every 15 s.
+ * needed, and kept). Its ETag is a digest of the answer, which this instance keeps while
+ * nothing the set is made of changes (`DepositSetEtags`): an unchanged poll is a 304
+ * that costs the authentication (cached) and nothing more.
  */
 export function offlineDeposits(services: Services): Middleware {
-  const { sql, config } = services;
+  const { sql, config, depositSets } = services;
   return async (ctx) => {
     const station = stationOf(ctx.state.terminal);
-    let set = await depositSet(sql, station.id);
+    const day = utcDay(Date.now());
+    ctx.set('Cache-Control', 'no-cache, no-store');
+    const ifNoneMatch = ctx.get('If-None-Match');
+    const known = depositSets.of(station.id, station.cabinetVersion, day);
+    if (known !== undefined && ifNoneMatch && etagMatches(ifNoneMatch, known)) {
+      ctx.set('ETag', known);
+      ctx.status = 304;
+      return;
+    }
+    const read = depositSets.begin(station.id);
+    const since = new Date((day - COURIER_RECENT_DAYS) * 86_400_000);
+    let set = await depositSet(sql, station.id, since);
     if (set.unverified.length > 0) {
       // A courier new here gets the one verifier they will have (a slow scrypt, once).
       const salt = courierVerifierSalt(config.pickupCodeSecret);
@@ -216,13 +229,12 @@ export function offlineDeposits(services: Services): Middleware {
           update couriers set offline_verifier = ${verifier}
            where id = ${courier.id} and offline_verifier is null`;
       }
-      set = await depositSet(sql, station.id);
+      set = await depositSet(sql, station.id, since);
     }
     const text = set.body;
     const etag = `"deposits-${createHash('sha256').update(text).digest('base64url').slice(0, 22)}"`;
+    depositSets.keep(station.id, read, { etag, cabinetVersion: station.cabinetVersion, day });
     ctx.set('ETag', etag);
-    ctx.set('Cache-Control', 'no-cache, no-store');
-    const ifNoneMatch = ctx.get('If-None-Match');
     if (ifNoneMatch && etagMatches(ifNoneMatch, etag)) {
       ctx.status = 304;
       return;
@@ -243,6 +255,7 @@ export function offlineDeposits(services: Services): Middleware {
 async function depositSet(
   sql: Sql,
   stationId: string,
+  since: Date,
 ): Promise<{ body: string; unverified: { id: string; number: string }[] }> {
   const [row] = await sql<{ body: string; unverified: { id: string; number: string }[] }[]>`
     with couriers_here as (
@@ -250,7 +263,7 @@ async function depositSet(
        where c.active and c.id in (
          select sh.deposited_by from shipments sh
           where sh.destination_station_id = ${stationId} and sh.deposited_by is not null
-            and sh.deposited_at > now() - make_interval(days => ${COURIER_RECENT_DAYS})))
+            and sh.deposited_at >= ${since}))
     select json_build_object(
              'doors', coalesce((
                select json_agg(json_build_object(
