@@ -99,7 +99,12 @@ export function backoffSeconds(attempt: number, maxSeconds: number): number {
 
 /** How one delivery ended, to be written with the rest of its batch. */
 export type Outcome =
-  | { kind: 'delivered'; id: string; kept: unknown; at: number }
+  | {
+      kind: 'delivered';
+      id: string;
+      /** The payload to keep, when not as sent. */ kept: unknown;
+      at: number;
+    }
   | { kind: 'retry'; id: string; delaySeconds: number; reason: string }
   | { kind: 'set_aside'; id: string; reason: string }
   | { kind: 'gave_up'; id: string; reason: string; alert: string };
@@ -149,7 +154,9 @@ export async function deliverOne<P, C>(
 ): Promise<Outcome> {
   try {
     await policy.deliver(message, prepared);
-    const kept = policy.afterDelivery ? policy.afterDelivery(message.payload) : message.payload;
+    // Only a policy that changes the payload sends it back (issue 28: a webhook's whole
+    // body went back to be written over itself).
+    const kept = policy.afterDelivery ? policy.afterDelivery(message.payload) : null;
     return { kind: 'delivered', id: message.id, kept, at: Date.now() };
   } catch (error) {
     const reason = error instanceof Error ? error.message.slice(0, 500) : 'unknown error';
@@ -197,9 +204,9 @@ export async function recordOutcomes(sql: Sql, outcomes: Outcome[]): Promise<voi
     writes.push(sql`
       update outbox o
          set delivered_at = now() - make_interval(secs => d.ago), last_error = null,
-             payload = o.payload || d.kept::jsonb
+             payload = case when d.kept is null then o.payload else o.payload || d.kept::jsonb end
         from unnest(${delivered.map((d) => d.id)}::bigint[],
-                    ${delivered.map((d) => JSON.stringify(d.kept))}::text[],
+                    ${delivered.map((d) => (d.kept === null ? null : JSON.stringify(d.kept)))}::text[],
                     ${delivered.map((d) => (now - d.at) / 1000)}::float8[]) as d(id, kept, ago)
        where o.id = d.id`);
   if (retries.length)
