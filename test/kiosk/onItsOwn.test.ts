@@ -194,15 +194,17 @@ describe('deposits on its own', () => {
       () => k.host.close(),
       () => k.core.stop(),
     );
-    // The courier deposits here (so the kiosk keeps their verifier); two parcels expected.
+    // The courier deposits here (so the kiosk keeps their verifier); two parcels expected,
+    // booked before that deposit: any deposit set the service keeps after it (the deposit
+    // changes the cabinet version, noted before its answer) holds them.
     const first = await k.stack.shipment(k.scene.org.id, k.scene.station.id);
+    const p = await k.stack.shipment(k.scene.org.id, k.scene.station.id, { size: 'M' });
+    const q = await k.stack.shipment(k.scene.org.id, k.scene.station.id, { size: 'S' });
     const deposited = await k.scene.terminal.api.post('/terminal/v1/deposit', {
       courierNo: k.scene.courier.number,
       trackingNumber: first.tracking_number,
     });
     expect(deposited.body.door).toBe(1);
-    const p = await k.stack.shipment(k.scene.org.id, k.scene.station.id, { size: 'M' });
-    const q = await k.stack.shipment(k.scene.org.id, k.scene.station.id, { size: 'S' });
     await k.core.deposits.sync();
     expect(k.core.deposits.ready).toBe(true);
     // The first parcel's verifier, made by the service's worker just after its deposit.

@@ -102,7 +102,8 @@ export type Outcome =
   | {
       kind: 'delivered';
       id: string;
-      /** The payload to keep, when not as sent. */ kept: unknown;
+      /** The payload as kept (merged into the row's), or null: as it is. */
+      kept: unknown;
       at: number;
     }
   | { kind: 'retry'; id: string; delaySeconds: number; reason: string }

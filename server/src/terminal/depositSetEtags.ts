@@ -21,8 +21,11 @@ interface Kept {
  * cabinet version, known in memory), its booked parcels (NOTIFY `locker_bookings`), its
  * couriers (NOTIFY `locker_couriers`) and the day (the courier window counts whole days).
  * An unchanged poll is then a 304 without a query. A read records what it found only if
- * no notification about its station arrived while it ran, so a kept ETag never names
- * less than the database holds.
+ * no notification about its station arrived while it ran, so a kept ETag names less than
+ * the database holds only until the notice of a change arrives: a moment after its
+ * commit (for a door, when the cabinet version reaches this instance: migration 027's
+ * announcement after the commit, or the auth cache's reload should that be lost), and
+ * never longer than `DEPOSIT_SET_KEPT_MS`.
  */
 export class DepositSetEtags {
   private readonly kept = new Map<string, Kept | symbol>();

@@ -6,10 +6,15 @@
 -- notifications say when the booked parcels or the couriers did. Notifications only, no
 -- version rows: a create in a merchant's bulk call shares a transaction with others,
 -- and a row lock held to its commit would stop the call's keyed items of that station.
+-- A notifying commit does take the database's one notify lock through its flush (what
+-- migration 027 spared deposits): bookings, cancels and reroutes now do.
 
 -- A parcel joined or left the station's booked parcels, or one of them changed its
 -- tracking number or size. Not a deposit (booked to ready_for_pickup at the same
--- station): the door it fills bumps the cabinet version in the same commit.
+-- station): the door it fills bumps the cabinet version in the same commit. That is a
+-- rule of the code, not of the database (every such update fills a door or joins one:
+-- terminal/deposit.ts, terminal/sharedDoor.ts); a status written by hand without a door
+-- is seen within the kept ETag's 15 minutes.
 create function booked_parcels_changed() returns trigger language plpgsql as $$
 begin
   if tg_op in ('UPDATE', 'DELETE') and old.status = 'booked' then
@@ -37,7 +42,10 @@ create trigger shipments_booked_delete after delete on shipments
 
 -- A courier's number, activity or verifier changed: every station's set may hold them
 -- (finding the stations they deposited at would read their parcels; a courier changes
--- rarely, and each change makes every kiosk read its set once more).
+-- rarely, and each change makes every kiosk read its set once more). Not a courier's
+-- first verifier: a set is kept only once its couriers have theirs (the read makes
+-- them first), and a courier joins a station's set by a deposit there, which changes
+-- the cabinet version.
 create function couriers_changed() returns trigger language plpgsql as $$
 begin
   perform pg_notify('locker_couriers', '');
@@ -45,8 +53,9 @@ begin
 end $$;
 
 create trigger couriers_changed_update after update of number, active, offline_verifier on couriers
-  for each row when ((old.number, old.active, old.offline_verifier)
-                     is distinct from (new.number, new.active, new.offline_verifier))
+  for each row when ((old.number, old.active) is distinct from (new.number, new.active)
+                     or (old.offline_verifier is not null
+                         and old.offline_verifier is distinct from new.offline_verifier))
   execute function couriers_changed();
 create trigger couriers_changed_delete after delete on couriers
   for each row execute function couriers_changed();
