@@ -1,8 +1,13 @@
 import type { Sql } from '../db/connect';
 import type { Logger } from '../logger';
 
+const DAY_MS = 86_400_000;
+
 /** A day of the deposit set's courier window: whole UTC days since 1970. */
-export const utcDay = (at: number): number => Math.floor(at / 86_400_000);
+export const utcDay = (at: number): number => Math.floor(at / DAY_MS);
+
+/** The first moment of a day counted by `utcDay`. */
+export const dayStart = (day: number): Date => new Date(day * DAY_MS);
 
 /** A kept ETag is used at most this long, should a change ever go unannounced. */
 export const DEPOSIT_SET_KEPT_MS = 15 * 60_000;

@@ -113,6 +113,26 @@ describe('GET /terminal/v1/offline/pickups', () => {
   });
 });
 
+/** A kiosk's poll of its deposit set, holding `etag`. */
+const poll = (terminal: { api: Client }, etag: string) =>
+  terminal.api.get('/terminal/v1/offline/deposits', { 'if-none-match': etag });
+/** The set's next answer to a kiosk holding `etag` once it is no longer a 304. */
+const changedFrom = (terminal: { api: Client }, etag: string) =>
+  waitFor(async () => {
+    const answer = await poll(terminal, etag);
+    return answer.status === 200 ? answer : undefined;
+  });
+/** The ETag the set settles on: the one a poll is answered 304 with. */
+const settled = (terminal: { api: Client }, etag: string) =>
+  waitFor(async () => {
+    const answer = await poll(terminal, etag);
+    if (answer.status === 304) return etag;
+    etag = answer.headers.get('etag')!;
+    return undefined;
+  });
+const unchanged = async (terminal: { api: Client }, etag: string) =>
+  (await poll(terminal, etag)).status;
+
 describe('GET /terminal/v1/offline/deposits', () => {
   it('lists the doors, the parcels expected (nothing personal) and verifiers of couriers who deposit here', async () => {
     const scene = await stack.scene('1:S,2:M,3:L');
@@ -148,40 +168,12 @@ describe('GET /terminal/v1/offline/deposits', () => {
     expect(same.status).toBe(304);
     await stack.shipment(scene.org.id, scene.station.id);
     // The booking reaches the service's kept set by notification, a moment after its commit.
-    const changed = await waitFor(async () => {
-      const answer = await scene.terminal.api.get('/terminal/v1/offline/deposits', {
-        'if-none-match': etag,
-      });
-      return answer.status === 200 ? answer : undefined;
-    });
+    const changed = await changedFrom(scene.terminal, etag);
     expect(changed.body.expected).toHaveLength(2);
   });
 });
 
 describe('the deposit set kept in memory', () => {
-  /** The set's next answer to a kiosk holding `etag` once it is no longer a 304. */
-  const changedFrom = (terminal: { api: Client }, etag: string) =>
-    waitFor(async () => {
-      const answer = await terminal.api.get('/terminal/v1/offline/deposits', {
-        'if-none-match': etag,
-      });
-      return answer.status === 200 ? answer : undefined;
-    });
-  /** The ETag the set settles on: the one a poll is answered 304 with. */
-  const settled = (terminal: { api: Client }, etag: string) =>
-    waitFor(async () => {
-      const answer = await terminal.api.get('/terminal/v1/offline/deposits', {
-        'if-none-match': etag,
-      });
-      if (answer.status === 304) return etag;
-      etag = answer.headers.get('etag')!;
-      return undefined;
-    });
-  const poll = (terminal: { api: Client }, etag: string) =>
-    terminal.api.get('/terminal/v1/offline/deposits', { 'if-none-match': etag });
-  const unchanged = async (terminal: { api: Client }, etag: string) =>
-    (await poll(terminal, etag)).status;
-
   it('answers an unchanged poll without reading, and reads again after each change of what the set holds', async () => {
     const scene = await stack.scene('1:S,2:S,3:M,4:L');
     const { shipment: deposited } = await scene.deposit();

@@ -14,7 +14,7 @@ import { readJson } from '../http/body';
 import { problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { stationOf } from './auth';
-import { utcDay } from './depositSetEtags';
+import { dayStart, utcDay } from './depositSetEtags';
 import { placeOfflineDeposit } from './deposit';
 import { lockStation } from './doorAssignment';
 import { reportedTime } from './reportedTime';
@@ -218,7 +218,7 @@ export function offlineDeposits(services: Services): Middleware {
       return;
     }
     const read = depositSets.begin(station.id);
-    const since = new Date((day - COURIER_RECENT_DAYS) * 86_400_000);
+    const since = dayStart(day - COURIER_RECENT_DAYS);
     let set = await depositSet(sql, station.id, since);
     if (set.unverified.length > 0) {
       // A courier new here gets the one verifier they will have (a slow scrypt, once).
