@@ -123,6 +123,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     max: SOFT_POOL_SIZE,
     asynchronousCommit: true,
     lockTimeoutMs: 2000,
+    // Its statements are keyed writes (heartbeats, link and door states): one plan each.
+    genericPlans: true,
   });
   const authCache = new TerminalAuthCache();
   const unlisten = await listenForAuthChanges(sql, authCache, logger);

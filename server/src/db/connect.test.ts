@@ -43,3 +43,38 @@ describe('a database over a Unix-domain socket', () => {
     }
   });
 });
+
+describe('a pool of generic plans', () => {
+  // The heartbeats' batch shape: a keyed update joined to the arrays it is given.
+  const batch = `
+    update heartbeat_shape h set seen = b.seen
+      from unnest($1::int[], $2::text[]) as b(id, seen)
+     where h.id = b.id`;
+
+  async function plansOf(genericPlans: boolean) {
+    const sql = connect(inject('adminDatabaseUrl'), { max: 1, genericPlans });
+    try {
+      await sql`create temp table heartbeat_shape (id int primary key, seen text)`;
+      await sql`insert into heartbeat_shape select g, '' from generate_series(1, 5000) g`;
+      await sql`analyze heartbeat_shape`;
+      // Batches of varying sizes, as heartbeats gathered over a window are.
+      for (let run = 0; run < 10; run++) {
+        const ids = Array.from({ length: 1 + (run % 4) }, (_, i) => run * 10 + i + 1);
+        await sql.unsafe(batch, [ids, ids.map(() => 'now')], { prepare: true });
+      }
+      const [plans] = await sql<{ generic: number; custom: number }[]>`
+        select generic_plans::int as generic, custom_plans::int as custom
+          from pg_prepared_statements where statement = ${batch}`;
+      return plans;
+    } finally {
+      await sql.end();
+    }
+  }
+
+  it('plans a batch statement once a connection, where PostgreSQL would plan it at every run', async () => {
+    // By default PostgreSQL finds a plan for each run's array lengths cheaper than its
+    // generic plan, so it plans the statement again every time.
+    expect(await plansOf(false)).toEqual({ generic: 0, custom: 10 });
+    expect(await plansOf(true)).toEqual({ generic: 10, custom: 0 });
+  });
+});

@@ -12,6 +12,15 @@ export interface ConnectOptions {
   asynchronousCommit?: boolean;
   /** A statement waiting longer than this for a row lock fails (`lock_timeout`). */
   lockTimeoutMs?: number;
+  /**
+   * Every prepared statement planned once a connection (`plan_cache_mode`), for a pool whose
+   * statements are keyed writes, whatever their parameters. By default PostgreSQL plans a
+   * statement again at each run while that looks cheaper than its generic plan, which for a
+   * batch `unnest`ing array parameters is always: the planner sees each array's length
+   * (issue 28: the heartbeats' batch was planned at every run, its planning costing more
+   * than its run).
+   */
+  genericPlans?: boolean;
 }
 
 /** The one postgres.js client of a process. Timestamps come back as `Date`. */
@@ -25,6 +34,7 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
       application_name: 'parcel-locker',
       ...(options.asynchronousCommit ? { synchronous_commit: 'off' } : {}),
       ...(options.lockTimeoutMs ? { lock_timeout: options.lockTimeoutMs } : {}),
+      ...(options.genericPlans ? { plan_cache_mode: 'force_generic_plan' } : {}),
     },
   });
 }

@@ -20,6 +20,15 @@ function capturingLogger() {
 }
 
 describe('POST /heartbeat', () => {
+  it('is written through a pool that plans each statement once (db/connect.ts)', async () => {
+    const { sql, softSql } = stack.server;
+    const mode = async (pool: typeof sql) =>
+      (await pool<{ plan_cache_mode: string }[]>`show plan_cache_mode`)[0]!.plan_cache_mode;
+    expect(await mode(softSql)).toBe('force_generic_plan');
+    // The main pool's statements are left to PostgreSQL's choice.
+    expect(await mode(sql)).toBe('auto');
+  });
+
   it('updates the terminal in place (a HOT update): no index of terminals is written', async () => {
     const station = await stack.station('1:S');
     const t = await stack.terminal(station.code);
