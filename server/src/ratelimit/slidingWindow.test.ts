@@ -70,6 +70,19 @@ describe('exact sliding window at constant cost', () => {
     expect((await recordAttempt(stack.sql, old, 'test', window)).allowed).toBe(true);
   });
 
+  it('keeps only the attempts still inside the window, however high the limit', async () => {
+    // A limit the row never reaches: what leaves it is what left the window (issue 28: a
+    // high limit kept every attempt since the first, each rewritten at every attempt).
+    const wide = { limit: 1000, windowSeconds: 60 };
+    const subject = randomUUID();
+    await attemptsAgo(stack.sql, subject, [300, 200, 90, 61, 59, 30]);
+    expect((await recordAttempt(stack.sql, subject, 'test', wide)).allowed).toBe(true);
+    const [row] = await stack.sql<{ ago: number[] }[]>`
+      select array(select round(extract(epoch from now() - t))::int from unnest(attempts) t) as ago
+        from rate_limit_windows where subject = ${subject} and bucket = 'test'`;
+    expect(row!.ago).toEqual([59, 30, 0]);
+  });
+
   it('commits a soft attempt without waiting for the disk, that transaction alone, and refuses one inside a transaction', async () => {
     const subject = randomUUID();
     const conn = await stack.sql.reserve();

@@ -22,11 +22,14 @@ export interface Judgement {
  * Records one attempt of `subject` in `bucket` and judges it on an exact sliding window,
  * held in PostgreSQL so every server instance shares it. Refused attempts count too.
  *
- * The row keeps only the times of the last `limit + 1` attempts, because that is all an
- * exact judgement needs: the attempt is allowed when at most `limit` of them, itself
- * included, are younger than the window. So each attempt costs one statement on one
- * row of bounded size, however long a flood has lasted (the old design inserted a row
- * per attempt and read back every row of the window). The row lock of the upsert
+ * The row keeps only the times of the last `limit + 1` attempts, and of those only the
+ * ones still inside the window, because that is all an exact judgement needs: the
+ * attempt is allowed when at most `limit` of them, itself included, are younger than the
+ * window. So each attempt costs one statement on one row of bounded size, however long a
+ * flood has lasted (the old design inserted a row per attempt and read back every row of
+ * the window); a row is rewritten whole at each attempt, so the bound is also its cost:
+ * the times of a busy subject's last minute (issue 28: a marketplace allowed 100,000 a
+ * minute kept every request since its first, each one costing more than the last). The row lock of the upsert
  * serialises one subject's attempts; `clock_timestamp()` is read after that lock, so the
  * times in the array only ever grow.
  */
@@ -103,12 +106,19 @@ export function attemptQueryOf(
       insert into rate_limit_windows as w (subject, bucket, attempts)
       select ${subject}, ${bucket}, array[${now}] ${from}
       on conflict (subject, bucket) do update
-        set attempts = (w.attempts || ${now})[greatest(1, cardinality(w.attempts) + 1 - ${limit}):]
+        -- The time read once: the attempt, and the edge of its window.
+        set attempts = (
+          select (w.attempts || n.at)[greatest(
+                   cardinality(w.attempts) + 1 - ${limit},
+                   -- Past the window's edge (a binary search of the sorted times).
+                   width_bucket(n.at - make_interval(secs => ${windowSeconds}), w.attempts) + 1):]
+            from (select ${now} as at) n)
       returning attempts, limited_minutes
     ),
     judged as (
-      select (select count(*) from unnest(a.attempts) t
-               where t > a.attempts[cardinality(a.attempts)] - make_interval(secs => ${windowSeconds}))::int as in_window,
+      select cardinality(a.attempts)
+               - width_bucket(a.attempts[cardinality(a.attempts)] - make_interval(secs => ${windowSeconds}),
+                              a.attempts) as in_window,
              -- Refused: the oldest kept attempt is the one that has to age out first.
              case when cardinality(a.attempts) > ${limit} then
                extract(epoch from a.attempts[2] + make_interval(secs => ${windowSeconds})
