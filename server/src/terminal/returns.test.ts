@@ -40,6 +40,35 @@ describe('POST /return', () => {
     expect(held?.n).toBe(1);
   });
 
+  it('shows its held door on the kiosk’s grid at once; resumed with the door held, changes nothing there', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const parcel = await scene.collected();
+    const grid = async (etag: string) => {
+      const answer = await scene.terminal.api.get('/terminal/v1/cabinet', {
+        'if-none-match': etag,
+      });
+      return { status: answer.status, etag: answer.headers.get('etag') ?? '', body: answer.body };
+    };
+    const before = await grid('"none"');
+    const start = () =>
+      scene.terminal.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number });
+    const started = await start();
+    expect(started.status).toBe(200);
+    // The version the return's commit made, read inside it, is the one the grid answers to:
+    // the kiosk's old ETag brings the held door, the new one a 304.
+    const after = await grid(before.etag);
+    expect(after.status).toBe(200);
+    expect(after.etag).not.toBe(before.etag);
+    expect(
+      after.body.doors.find((d: { position: number }) => d.position === started.body.door),
+    ).toMatchObject({
+      status: 'occupied',
+    });
+    expect((await grid(after.etag)).status).toBe(304);
+    expect((await start()).body).toEqual(started.body);
+    expect((await grid(after.etag)).status).toBe(304);
+  });
+
   it('answers 409 cabinet_full and keeps the same returnId for the retry once a door is free', async () => {
     const scene = await stack.scene('1:S,2:S');
     const parcel = await scene.collected();

@@ -12,7 +12,7 @@ import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
 import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
-import { transaction } from '../db/transaction';
+import { inOrder, transaction } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { recordShipmentEvent, shipmentEventCtes } from '../webhooks/events';
@@ -33,7 +33,14 @@ interface ReturnCandidate extends ShipmentView {
 }
 
 export type ReturnOutcome =
-  | { kind: 'held'; door: number; trackingNumber: string; returnId: string }
+  | {
+      kind: 'held';
+      door: number;
+      trackingNumber: string;
+      returnId: string;
+      /** The cabinet version the commit makes; null when no door was held by this call. */
+      cabinetVersion: string | null;
+    }
   | { kind: 'not_found' }
   | { kind: 'cabinet_full'; size: Size };
 
@@ -53,6 +60,26 @@ function doorHeld(
     held as (
       insert into door_occupancy (door_id, station_id, kind, shipment_id, return_id)
       select door.id, ${stationId}, 'return_hold', ${parcel.id}, ${returnId} from door)`;
+}
+
+/**
+ * `statement`, and the cabinet version after it read by a statement sent with it (issue
+ * 28: not read again after the commit, a round trip more). The door it holds bumps the
+ * version (a trigger); with the station held, no other change comes between this read
+ * and the commit.
+ */
+async function withCabinetVersion<T>(
+  tx: TransactionSql,
+  stationId: string,
+  statement: PromiseLike<T>,
+): Promise<[T, string | null]> {
+  const version = tx<{ cabinet_version: string }[]>`
+    select cabinet_version::text from stations where id = ${stationId}`.execute();
+  const [result, [station]] = await inOrder<[T, { cabinet_version: string }[]]>([
+    statement,
+    version,
+  ]);
+  return [result, station?.cabinet_version ?? null];
 }
 
 /** Starts or resumes a return and holds a door; shared with the sandbox. */
@@ -89,20 +116,33 @@ export async function startReturn(
     // A return started before: resumed while open, with its door if it holds one.
     if (returnStatus !== 'open') return { kind: 'not_found' };
     if (candidate.held_position !== null)
-      return { kind: 'held', door: candidate.held_position, returnId, ...parcel };
-    const [door] = await tx<{ position: number }[]>`
-      with ${doorHeld(tx, stationId, candidate, tx`${returnId}::uuid`)}
-      select position from door`;
+      return {
+        kind: 'held',
+        door: candidate.held_position,
+        returnId,
+        ...parcel,
+        cabinetVersion: null,
+      };
+    const [[door], cabinetVersion] = await withCabinetVersion(
+      tx,
+      stationId,
+      tx<{ position: number }[]>`
+        with ${doorHeld(tx, stationId, candidate, tx`${returnId}::uuid`)}
+        select position from door`.execute(),
+    );
     // The return stays open without a door, so a retry resumes it with the same returnId.
     if (!door) return { kind: 'cabinet_full', size: candidate.parcel_size };
-    return { kind: 'held', door: door.position, returnId, ...parcel };
+    return { kind: 'held', door: door.position, returnId, ...parcel, cabinetVersion };
   }
   if (candidate.status !== 'collected' || !withinWindow) return { kind: 'not_found' };
   // A new return (issue 28: one statement with the station held, as a deposit's): the
   // return, the shipment's `return_started` with the merchant's event, and the door found
   // and held; without a free door the return is started all the same, for the retry.
   const asStarted: ShipmentView = { ...candidate, status: 'return_started' };
-  const [started] = await tx<{ return_id: string; door: number | null }[]>`
+  const [[started], cabinetVersion] = await withCabinetVersion(
+    tx,
+    stationId,
+    tx<{ return_id: string; door: number | null }[]>`
     with created as (
       insert into returns (shipment_id, station_id) values (${candidate.id}, ${stationId})
       returning id),
@@ -112,10 +152,17 @@ export async function startReturn(
       returning sh.id, sh.organization_id, sh.slot_no, sh.updated_at),
     ${shipmentEventCtes(tx, asStarted, 'return.started', 'changed')},
     ${doorHeld(tx, stationId, candidate, tx`(select id from created)`)}
-    select created.id as return_id, (select position from door) as door from created`;
+    select created.id as return_id, (select position from door) as door from created`.execute(),
+  );
   if (!started) throw new Error('a return was not started with the station held');
   if (started.door === null) return { kind: 'cabinet_full', size: candidate.parcel_size };
-  return { kind: 'held', door: started.door, returnId: started.return_id, ...parcel };
+  return {
+    kind: 'held',
+    door: started.door,
+    returnId: started.return_id,
+    ...parcel,
+    cabinetVersion,
+  };
 }
 
 /**
@@ -135,7 +182,8 @@ export function startReturnRoute({ sql, cabinetChanged }: Services): Middleware 
       case 'cabinet_full':
         throw new CabinetFullProblem(outcome.size);
       case 'held': {
-        await cabinetChanged(station.id, null, { announce: true });
+        if (outcome.cabinetVersion)
+          await cabinetChanged(station.id, outcome.cabinetVersion, { announce: true });
         const body: ReturnResponse = {
           ok: true,
           door: outcome.door,
