@@ -78,3 +78,30 @@ describe('a pool of generic plans', () => {
     expect(await plansOf(true)).toEqual({ generic: 10, custom: 0 });
   });
 });
+
+describe('the pool hands out its most recently idle connection', () => {
+  it('runs a sequential load on one connection after a burst opened several (patches/postgres)', async () => {
+    const sql = connect(inject('adminDatabaseUrl'), { max: 3 });
+    try {
+      const backend = async () =>
+        (await sql<{ pid: number }[]>`select pg_backend_pid() as pid`)[0]!.pid;
+      // A burst: three statements at once open three connections.
+      const burst = await Promise.all(
+        Array.from({ length: 3 }, async () => {
+          const [row] = await sql<
+            { pid: number }[]
+          >`select pg_backend_pid() as pid, pg_sleep(0.05)`;
+          return row!.pid;
+        }),
+      );
+      expect(new Set(burst).size).toBe(3);
+      // One at a time afterwards: always the connection that was idle last, where round
+      // robin went through all three.
+      const sequential = [];
+      for (let i = 0; i < 9; i++) sequential.push(await backend());
+      expect(new Set(sequential).size).toBe(1);
+    } finally {
+      await sql.end();
+    }
+  });
+});
