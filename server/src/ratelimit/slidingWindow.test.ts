@@ -83,6 +83,20 @@ describe('exact sliding window at constant cost', () => {
     expect(row!.ago).toEqual([59, 30, 0]);
   });
 
+  it('keeps the times sorted when the database’s clock steps back', async () => {
+    // The newest kept attempt 5 s ahead of the clock, as after a step back of the clock:
+    // the new attempt is kept at that time, not before it (the window's searches need
+    // the times in order).
+    const subject = randomUUID();
+    await attemptsAgo(stack.sql, subject, [30, -5]);
+    expect((await recordAttempt(stack.sql, subject, 'test', window)).allowed).toBe(true);
+    const [row] = await stack.sql<{ sorted: boolean; n: number }[]>`
+      select attempts = array(select t from unnest(attempts) t order by t) as sorted,
+             cardinality(attempts) as n
+        from rate_limit_windows where subject = ${subject} and bucket = 'test'`;
+    expect(row).toEqual({ sorted: true, n: 3 });
+  });
+
   it('commits a soft attempt without waiting for the disk, that transaction alone, and refuses one inside a transaction', async () => {
     const subject = randomUUID();
     const conn = await stack.sql.reserve();

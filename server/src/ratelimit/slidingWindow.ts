@@ -112,7 +112,9 @@ export function attemptQueryOf(
                    cardinality(w.attempts) + 1 - ${limit},
                    -- Past the window's edge (a binary search of the sorted times).
                    width_bucket(n.at - make_interval(secs => ${windowSeconds}), w.attempts) + 1):]
-            from (select ${now} as at) n)
+            -- Never before the newest kept: the times stay sorted (the searches need it)
+            -- even if the database's clock steps back.
+            from (select greatest(${now}, w.attempts[cardinality(w.attempts)]) as at) n)
       returning attempts, limited_minutes
     ),
     judged as (

@@ -38,7 +38,7 @@ export type ReturnOutcome =
       door: number;
       trackingNumber: string;
       returnId: string;
-      /** The cabinet version the commit makes; null when no door was held by this call. */
+      /** The cabinet version the commit makes; null when no door was held by this call (read again). */
       cabinetVersion: string | null;
     }
   | { kind: 'not_found' }
@@ -182,8 +182,9 @@ export function startReturnRoute({ sql, cabinetChanged }: Services): Middleware 
       case 'cabinet_full':
         throw new CabinetFullProblem(outcome.size);
       case 'held': {
-        if (outcome.cabinetVersion)
-          await cabinetChanged(station.id, outcome.cabinetVersion, { announce: true });
+        // Announced on a resume too (the version read again, the door held before): a retry
+        // after a commit whose announcement was lost (a reply cut) puts the door on the grids.
+        await cabinetChanged(station.id, outcome.cabinetVersion, { announce: true });
         const body: ReturnResponse = {
           ok: true,
           door: outcome.door,
