@@ -29,9 +29,10 @@ export interface Judgement {
  * flood has lasted (the old design inserted a row per attempt and read back every row of
  * the window); a row is rewritten whole at each attempt, so the bound is also its cost:
  * the times of a busy subject's last minute (issue 28: a marketplace allowed 100,000 a
- * minute kept every request since its first, each one costing more than the last). The row lock of the upsert
- * serialises one subject's attempts; `clock_timestamp()` is read after that lock, so the
- * times in the array only ever grow.
+ * minute kept every request since its first, each one costing more than the last). The
+ * row lock of the upsert serialises one subject's attempts; `clock_timestamp()` is read
+ * after that lock, and never kept before the newest time, so the times in the array only
+ * ever grow.
  */
 export async function recordAttempt(
   sql: Sql | TransactionSql,

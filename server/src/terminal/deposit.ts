@@ -15,7 +15,7 @@ import { recipientPageUrl } from '../recipient/page';
 import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
-import { inOneWrite, inOrder, retried } from '../db/transaction';
+import { inOneWrite, retried } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { SANDBOX_SMS, type QueuedSms } from '../sms/channel';
@@ -29,6 +29,7 @@ import {
   smallestFreeDoorQuery,
   type StationLockMode,
   underStationLock,
+  withCabinetVersion,
 } from './doorAssignment';
 import { sealForVerifier } from './verifierSeal';
 
@@ -295,17 +296,13 @@ async function depositParcel(
       'tx' in db
         ? await assignUnderLock(db.tx)
         : await inOneWrite(db.sql, async (tx) => {
-            // The door's failure (a lost race), not the 25P02 it makes of the read after it.
-            const [assignment, [version]] = await inOrder<
-              [Assignment, { cabinet_version: string }[]]
-            >([
+            // Both modes bump the version as the door is filled (migration 028).
+            const [assignment, version] = await withCabinetVersion(
+              tx,
+              station.id,
               assignUnderLock(tx),
-              // Sent after the door's statement, in its transaction: the version its commit
-              // makes (both modes bump the version as the door is filled; migration 028).
-              tx<{ cabinet_version: string }[]>`
-                select cabinet_version from stations where id = ${station.id}`.execute(),
-            ]);
-            return { ...assignment, cabinet_version: version?.cabinet_version ?? null };
+            );
+            return { ...assignment, cabinet_version: version };
           });
     // Another deposit of the same parcel may have won while this one waited for the lock.
     if (!assigned.deposited && !assigned.still_booked) return { kind: 'not_found' };

@@ -141,3 +141,24 @@ export async function underStationLock<T>(
   const [, result] = await inOrder<[unknown, T]>([locked, statement()]);
   return result;
 }
+
+/**
+ * `statement` (already sent, in `tx`), and the cabinet version read by a statement sent
+ * after it in the same transaction: the version its commit makes, without a round trip
+ * after the commit (issue 28). A door the statement fills or holds bumps the version as
+ * it runs (migration 028); the station's lock keeps any other bump out until the commit.
+ * The statement's failure is thrown, not the 25P02 it makes of the read (`inOrder`).
+ */
+export async function withCabinetVersion<T>(
+  tx: TransactionSql,
+  stationId: string,
+  statement: PromiseLike<T>,
+): Promise<[T, string | null]> {
+  const version = tx<{ cabinet_version: string }[]>`
+    select cabinet_version::text from stations where id = ${stationId}`.execute();
+  const [result, [station]] = await inOrder<[T, { cabinet_version: string }[]]>([
+    statement,
+    version,
+  ]);
+  return [result, station?.cabinet_version ?? null];
+}

@@ -12,13 +12,13 @@ import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
 import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
-import { inOrder, transaction } from '../db/transaction';
+import { transaction } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { recordShipmentEvent, shipmentEventCtes } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf } from './auth';
-import { smallestFreeDoorQuery, underStationLock } from './doorAssignment';
+import { smallestFreeDoorQuery, underStationLock, withCabinetVersion } from './doorAssignment';
 
 /**
  * The parcel as the return finds it under the station's lock: the shipment as the
@@ -38,7 +38,7 @@ export type ReturnOutcome =
       door: number;
       trackingNumber: string;
       returnId: string;
-      /** The cabinet version the commit makes; null when no door was held by this call (read again). */
+      /** The cabinet version the commit makes; null when this call held no door. */
       cabinetVersion: string | null;
     }
   | { kind: 'not_found' }
@@ -60,26 +60,6 @@ function doorHeld(
     held as (
       insert into door_occupancy (door_id, station_id, kind, shipment_id, return_id)
       select door.id, ${stationId}, 'return_hold', ${parcel.id}, ${returnId} from door)`;
-}
-
-/**
- * `statement`, and the cabinet version after it read by a statement sent with it (issue
- * 28: not read again after the commit, a round trip more). The door it holds bumps the
- * version (a trigger); with the station held, no other change comes between this read
- * and the commit.
- */
-async function withCabinetVersion<T>(
-  tx: TransactionSql,
-  stationId: string,
-  statement: PromiseLike<T>,
-): Promise<[T, string | null]> {
-  const version = tx<{ cabinet_version: string }[]>`
-    select cabinet_version::text from stations where id = ${stationId}`.execute();
-  const [result, [station]] = await inOrder<[T, { cabinet_version: string }[]]>([
-    statement,
-    version,
-  ]);
-  return [result, station?.cabinet_version ?? null];
 }
 
 /** Starts or resumes a return and holds a door; shared with the sandbox. */
