@@ -1,8 +1,42 @@
 import { ReturnResponseSchema } from '@locker/shared';
 import { describe, expect, it } from 'vitest';
-import { client, useTestServer } from '../../test/harness';
+import { client, useTestServer, waitFor } from '../../test/harness';
 
 const stack = useTestServer();
+
+type Scene = Awaited<ReturnType<typeof stack.scene>>;
+type Holder = Awaited<ReturnType<typeof stack.sql.reserve>>;
+
+/**
+ * Returns sent while the station's lock is held by hand, so each has made its read and
+ * waits to write: `meanwhile` runs in the holder's transaction once `count` wait at the
+ * lock, which is then committed.
+ */
+async function returnsWhileStationLocked(
+  scene: Scene,
+  sends: (() => Promise<{ status: number; body: Record<string, unknown> }>)[],
+  meanwhile: (holder: Holder) => Promise<void> = async () => {},
+) {
+  const holder = await stack.sql.reserve();
+  try {
+    await holder`begin`;
+    await holder`select lock_station(${scene.station.id})`;
+    const answers = Promise.all(sends.map((send) => send()));
+    await waitFor(async () => {
+      const [waiting] = await stack.sql<{ n: number }[]>`
+        select count(*)::int as n from pg_stat_activity
+         where datname = current_database() and wait_event_type = 'Lock'
+           and wait_event = 'advisory' and query like '%lock_station%'
+           and query not like '%pg_stat_activity%'`;
+      return waiting!.n >= sends.length;
+    });
+    await meanwhile(holder);
+    await holder`commit`;
+    return await answers;
+  } finally {
+    holder.release();
+  }
+}
 
 async function statusOf(id: string) {
   const [row] = await stack.sql`select status from shipments where id = ${id}`;
@@ -156,6 +190,81 @@ describe('POST /return', () => {
     expect(n?.n).toBe(0);
   });
 
+  it('starts a return sent three times at once, each read before the lock, once: one return, one door, one event', async () => {
+    const scene = await stack.scene('1:S,2:S,3:S');
+    const second = await stack.terminal(scene.station.code);
+    const parcel = await scene.collected();
+    const answers = await returnsWhileStationLocked(
+      scene,
+      [scene.terminal, second, scene.terminal].map(
+        (t) => () => t.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number }),
+      ),
+    );
+    // Each read found no return; the first to write started it, the others found the
+    // parcel changed, read again and resumed it.
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers[1]!.body).toEqual(answers[0]!.body);
+    expect(answers[2]!.body).toEqual(answers[0]!.body);
+    const [held] = await stack.sql<{ n: number }[]>`
+      select count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
+    expect(held!.n).toBe(1);
+    const [started] = await stack.sql<{ n: number }[]>`
+      select count(*)::int as n from returns where shipment_id = ${parcel.id}`;
+    expect(started!.n).toBe(1);
+    expect(await stack.webhookTypesOf(parcel.id)).toEqual([
+      'shipment.ready_for_pickup',
+      'shipment.collected',
+      'return.started',
+    ]);
+  });
+
+  it('reads again when the parcel changed between its read and its write: past its window now, 404 and nothing started', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const parcel = await scene.collected();
+    const [answer] = await returnsWhileStationLocked(
+      scene,
+      [
+        () =>
+          scene.terminal.api.post('/terminal/v1/return', {
+            trackingNumber: parcel.tracking_number,
+          }),
+      ],
+      async (holder) => {
+        await holder`update shipments set collected_at = now() - interval '15 days' where id = ${parcel.id}`;
+      },
+    );
+    expect(answer!.status).toBe(404);
+    expect(await statusOf(parcel.id)).toBe('collected');
+    const [rows] = await stack.sql<{ returns: number; held: number }[]>`
+      select (select count(*)::int from returns where shipment_id = ${parcel.id}) as returns,
+             (select count(*)::int from door_occupancy where station_id = ${scene.station.id}) as held`;
+    expect(rows).toEqual({ returns: 0, held: 0 });
+    expect(await stack.webhookTypesOf(parcel.id)).toEqual([
+      'shipment.ready_for_pickup',
+      'shipment.collected',
+    ]);
+  });
+
+  it('resumes a return whose door was held by a resume beside it between its read and its write', async () => {
+    const scene = await stack.scene('1:S,2:S,3:S');
+    const parcel = await scene.collected();
+    const start = () =>
+      scene.terminal.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number });
+    const first = await start();
+    // The customer walked away: the door released, the return left open for a retry.
+    await scene.terminal.api.post('/terminal/v1/return/confirm', {
+      returnId: first.body.returnId,
+      deposited: false,
+    });
+    const answers = await returnsWhileStationLocked(scene, [start, start]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers[1]!.body).toEqual(answers[0]!.body);
+    expect(answers[0]!.body.returnId).toBe(first.body.returnId);
+    const [held] = await stack.sql<{ n: number }[]>`
+      select count(*)::int as n from door_occupancy where station_id = ${scene.station.id}`;
+    expect(held!.n).toBe(1);
+  });
+
   it('limits a terminal to 20 return attempts a minute', async () => {
     const { terminal } = await stack.scene('1:S');
     const statuses = [];
@@ -165,6 +274,19 @@ describe('POST /return', () => {
       );
     expect(statuses.slice(0, 20).every((s) => s === 404)).toBe(true);
     expect(statuses[20]).toBe(429);
+  });
+
+  it('counts a malformed attempt against the limit too, and refuses one past it with 429', async () => {
+    const { terminal } = await stack.scene('1:S');
+    const statuses = [];
+    for (let i = 0; i < 21; i++)
+      statuses.push(
+        (await terminal.api.post('/terminal/v1/return', { trackingNumber: '' })).status,
+      );
+    expect(statuses.slice(0, 20).every((s) => s === 400)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    const valid = await terminal.api.post('/terminal/v1/return', { trackingNumber: '1' });
+    expect(valid.status).toBe(429);
   });
 });
 

@@ -6,26 +6,36 @@ import {
   type Size,
 } from '@locker/shared';
 import type { Middleware } from 'koa';
-import type { PendingQuery, Row } from 'postgres';
-import type { TransactionSql } from '../db/connect';
+import type { Sql, TransactionSql } from '../db/connect';
 import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
 import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
-import { transaction } from '../db/transaction';
+import { inOneWrite, retried, transaction } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { recordShipmentEvent, shipmentEventCtes } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf } from './auth';
+import { RETURN_LIMIT } from './limits';
+import { refuseOverLimit, windowOf } from './rateLimit';
+import {
+  attemptQuery,
+  judgementOf,
+  recordAttempt,
+  type JudgedRow,
+} from '../ratelimit/slidingWindow';
 import { smallestFreeDoorQuery, underStationLock, withCabinetVersion } from './doorAssignment';
 
 /**
- * The parcel as the return finds it under the station's lock: the shipment as the
- * merchant's event shows it, whether its return window is open, and its return and held
- * door when a return was started before.
+ * The parcel as the return's read finds it (without a lock): the shipment as the
+ * merchant's event shows it, its row's version, whether its return window is open, and
+ * its return and held door when a return was started before. The write that follows
+ * checks it again under the station's lock.
  */
 interface ReturnCandidate extends ShipmentView {
+  /** The shipment row's version (its xmin): a new return writes only the row read here. */
+  row_version: string;
   within_window: boolean;
   return_id: string | null;
   return_status: string | null;
@@ -38,43 +48,16 @@ export type ReturnOutcome =
       door: number;
       trackingNumber: string;
       returnId: string;
-      /** The cabinet version the commit makes; null when this call held no door. */
+      /** The cabinet version the commit makes; null when this call held no door or read none. */
       cabinetVersion: string | null;
     }
   | { kind: 'not_found' }
   | { kind: 'cabinet_full'; size: Size };
 
-/**
- * The CTEs `door` (the smallest free door the parcel fits) and `held` (that door held for
- * the return `returnId`, an expression: a return started by the same statement has no id
- * yet).
- */
-function doorHeld(
-  tx: TransactionSql,
-  stationId: string,
-  parcel: { id: string; parcel_size: Size },
-  returnId: PendingQuery<Row[]>,
-) {
-  return tx`
-    door as (${smallestFreeDoorQuery(tx, stationId, parcel.parcel_size)}),
-    held as (
-      insert into door_occupancy (door_id, station_id, kind, shipment_id, return_id)
-      select door.id, ${stationId}, 'return_hold', ${parcel.id}, ${returnId} from door)`;
-}
-
-/** Starts or resumes a return and holds a door; shared with the sandbox. */
-export async function startReturn(
-  tx: TransactionSql,
-  stationId: string,
-  trackingNumber: string,
-): Promise<ReturnOutcome> {
-  // The lock order: station first (doorAssignment.ts); the read sent with the lock, run
-  // once it is granted (one round trip less with the station held).
-  const [candidate] = await underStationLock(
-    tx,
-    stationId,
-    () => tx<ReturnCandidate[]>`
-    select ${shipmentColumns(tx)},
+/** The read of `ReturnCandidate`: one row or none, for a CTE or a statement of its own. */
+function candidateQuery(db: Sql | TransactionSql, stationId: string, trackingNumber: string) {
+  return db`
+    select ${shipmentColumns(db)}, sh.xmin::text as row_version,
            sh.collected_at > now() - make_interval(days => org.return_window_days) as within_window,
            r.id as return_id, r.status as return_status, d.position as held_position
       from shipments sh
@@ -83,77 +66,222 @@ export async function startReturn(
       left join returns r on r.shipment_id = sh.id
       left join door_occupancy o on o.return_id = r.id and o.kind = 'return_hold'
       left join doors d on d.id = o.door_id
-     where sh.tracking_number = ${trackingNumber} and sh.destination_station_id = ${stationId}`,
-  );
-  if (!candidate) return { kind: 'not_found' };
-  const {
-    within_window: withinWindow,
-    return_id: returnId,
-    return_status: returnStatus,
-  } = candidate;
-  const parcel = { trackingNumber: candidate.tracking_number };
-  if (returnId) {
-    // A return started before: resumed while open, with its door if it holds one.
-    if (returnStatus !== 'open') return { kind: 'not_found' };
-    if (candidate.held_position !== null)
-      return {
-        kind: 'held',
-        door: candidate.held_position,
-        returnId,
-        ...parcel,
-        cabinetVersion: null,
-      };
-    const [[door], cabinetVersion] = await withCabinetVersion(
-      tx,
-      stationId,
-      tx<{ position: number }[]>`
-        with ${doorHeld(tx, stationId, candidate, tx`${returnId}::uuid`)}
-        select position from door`.execute(),
-    );
-    // The return stays open without a door, so a retry resumes it with the same returnId.
-    if (!door) return { kind: 'cabinet_full', size: candidate.parcel_size };
-    return { kind: 'held', door: door.position, returnId, ...parcel, cabinetVersion };
-  }
-  if (candidate.status !== 'collected' || !withinWindow) return { kind: 'not_found' };
-  // A new return (issue 28: one statement with the station held, as a deposit's): the
-  // return, the shipment's `return_started` with the merchant's event, and the door found
-  // and held; without a free door the return is started all the same, for the retry.
-  const asStarted: ShipmentView = { ...candidate, status: 'return_started' };
-  const [[started], cabinetVersion] = await withCabinetVersion(
-    tx,
-    stationId,
-    tx<{ return_id: string; door: number | null }[]>`
-    with created as (
-      insert into returns (shipment_id, station_id) values (${candidate.id}, ${stationId})
-      returning id),
-    changed as (
+     where sh.tracking_number = ${trackingNumber} and sh.destination_station_id = ${stationId}`;
+}
+
+/** What a return's write did: nothing when what the read found had changed. */
+interface ReturnWrite {
+  written: boolean;
+  return_id: string | null;
+  /** The door held; null: none is free that the parcel fits. */
+  door: number | null;
+}
+
+/**
+ * The CTEs `door` (the smallest free door the parcel fits) and `held` (that door held for
+ * the return of each row of the CTE `holder`, its id in the column `id`).
+ */
+function doorHeld(
+  tx: TransactionSql,
+  stationId: string,
+  parcel: { id: string; parcel_size: Size },
+  holder: string,
+) {
+  return tx`
+    door as (${smallestFreeDoorQuery(tx, stationId, parcel.parcel_size)}),
+    held as (
+      insert into door_occupancy (door_id, station_id, kind, shipment_id, return_id)
+      select door.id, ${stationId}, 'return_hold', ${parcel.id}, holder.id
+        from door, ${tx(holder)} holder)`;
+}
+
+/**
+ * `and` the statement runs under the station's lock, in its transaction: set by
+ * underStationLock's statement, so a statement sent after its COMMIT by mistake
+ * (`inOneWrite`) writes nothing.
+ */
+const underTheLock = (tx: TransactionSql) =>
+  tx`and current_setting('locker.cabinet_announce', true) = 'after_commit'`;
+
+/**
+ * A return started before, open, holding no door (its door released, or none was free):
+ * a door held for it, if it still holds none. Sent as it is called.
+ */
+function resumeStatement(
+  tx: TransactionSql,
+  stationId: string,
+  parcel: ReturnCandidate,
+  returnId: string,
+) {
+  return tx<ReturnWrite[]>`
+    with open as (
+      select r.id from returns r
+       where r.id = ${returnId} and r.station_id = ${stationId} and r.status = 'open'
+         and not exists (select 1 from door_occupancy o where o.shipment_id = ${parcel.id})
+         ${underTheLock(tx)}),
+    ${doorHeld(tx, stationId, parcel, 'open')}
+    select exists (select 1 from open) as written, ${returnId}::uuid as return_id,
+           (select position from door) as door`.execute();
+}
+
+/**
+ * A new return, in one statement (issue 28, as a deposit's): the return, the shipment's
+ * `return_started` with the merchant's event, and the door found and held; without a free
+ * door the return is started all the same, for the retry. Nothing of it when the shipment
+ * or its station changed since the read (the event shows what the read found). Sent as
+ * it is called.
+ */
+function startStatement(tx: TransactionSql, stationId: string, parcel: ReturnCandidate) {
+  const asStarted: ShipmentView = { ...parcel, status: 'return_started' };
+  return tx<ReturnWrite[]>`
+    with changed as (
       update shipments sh set status = 'return_started', status_at = now(), updated_at = now()
-       where sh.id = ${candidate.id}
+        from stations s
+       where sh.id = ${parcel.id} and sh.status = 'collected'
+         and sh.destination_station_id = ${stationId} and s.id = sh.destination_station_id
+         -- As the read found them, so the event built from that read is true.
+         and sh.xmin = ${parcel.row_version}::xid
+         and s.code = ${parcel.station_code} and s.cabinet_sn = ${parcel.cabinet_sn}
+         ${underTheLock(tx)}
       returning sh.id, sh.organization_id, sh.slot_no, sh.updated_at),
+    created as (
+      insert into returns (shipment_id, station_id) select id, ${stationId} from changed
+      returning id),
     ${shipmentEventCtes(tx, asStarted, 'return.started', 'changed')},
-    ${doorHeld(tx, stationId, candidate, tx`(select id from created)`)}
-    select created.id as return_id, (select position from door) as door from created`.execute(),
-  );
-  if (!started) throw new Error('a return was not started with the station held');
-  if (started.door === null) return { kind: 'cabinet_full', size: candidate.parcel_size };
-  return {
-    kind: 'held',
-    door: started.door,
-    returnId: started.return_id,
-    ...parcel,
-    cabinetVersion,
-  };
+    ${doorHeld(tx, stationId, parcel, 'created')}
+    select exists (select 1 from changed) as written, (select id from created) as return_id,
+           (select position from door) as door`.execute();
+}
+
+/**
+ * Where a return's statements run. `tx`: in the caller's transaction (the sandbox), the
+ * read, then the lock and the write. `sql`: a kiosk's return, in two round trips: the
+ * read on its own (with the rate limit's attempt, by the route), then the write's
+ * transaction in one write (`inOneWrite`: BEGIN, the station's lock, the statement, the
+ * cabinet version it makes, COMMIT). The write checks what the read found; when that
+ * changed, the return reads again.
+ */
+type ReturnDb = { tx: TransactionSql } | { sql: Sql };
+
+async function readCandidate(
+  db: Sql | TransactionSql,
+  stationId: string,
+  trackingNumber: string,
+): Promise<ReturnCandidate | undefined> {
+  const [row] = await db<ReturnCandidate[]>`${candidateQuery(db, stationId, trackingNumber)}`;
+  return row;
+}
+
+/**
+ * Starts or resumes a return and holds a door. `first`: the read already made (the
+ * route's, beside its rate limit; undefined when it found no parcel).
+ */
+async function startOrResume(
+  db: ReturnDb,
+  stationId: string,
+  trackingNumber: string,
+  first?: { candidate: ReturnCandidate | undefined },
+): Promise<ReturnOutcome> {
+  const reader = 'tx' in db ? db.tx : db.sql;
+  for (let reads = 1; ; reads++) {
+    const candidate =
+      reads === 1 && first
+        ? first.candidate
+        : await readCandidate(reader, stationId, trackingNumber);
+    if (!candidate) return { kind: 'not_found' };
+    const { return_id: returnId, return_status: returnStatus } = candidate;
+    const parcel = { trackingNumber: candidate.tracking_number };
+    if (returnId) {
+      // A return started before: resumed while open, with its door if it holds one.
+      if (returnStatus !== 'open') return { kind: 'not_found' };
+      if (candidate.held_position !== null)
+        return {
+          kind: 'held',
+          door: candidate.held_position,
+          returnId,
+          ...parcel,
+          cabinetVersion: null,
+        };
+    } else if (candidate.status !== 'collected' || !candidate.within_window)
+      return { kind: 'not_found' };
+    const statement = (tx: TransactionSql) =>
+      returnId
+        ? resumeStatement(tx, stationId, candidate, returnId)
+        : startStatement(tx, stationId, candidate);
+    // The lock order: station first (doorAssignment.ts); the statement sent with the lock.
+    const [[write], cabinetVersion] =
+      'tx' in db
+        ? [await underStationLock(db.tx, stationId, () => statement(db.tx)), null]
+        : await inOneWrite(db.sql, (tx) =>
+            withCabinetVersion(
+              tx,
+              stationId,
+              underStationLock(tx, stationId, () => statement(tx)),
+            ),
+          );
+    if (!write?.written) {
+      // Changed since the read (a retry of this very return, a shipment written): read again.
+      if (reads < 5) continue;
+      throw new Error('a return found its parcel changed since its read, five times');
+    }
+    // The return stays open without a door, so a retry resumes it with the same returnId.
+    if (write.door === null) return { kind: 'cabinet_full', size: candidate.parcel_size };
+    return {
+      kind: 'held',
+      door: write.door,
+      returnId: write.return_id!,
+      ...parcel,
+      cabinetVersion,
+    };
+  }
+}
+
+/** Starts or resumes a return and holds a door, in the caller's transaction (the sandbox). */
+export function startReturn(
+  tx: TransactionSql,
+  stationId: string,
+  trackingNumber: string,
+): Promise<ReturnOutcome> {
+  return startOrResume({ tx }, stationId, trackingNumber);
 }
 
 /**
  * Assigns and holds a door for a customer's return; records nothing of the return itself.
- * One open return per parcel: retries (after `cabinet_full` too) resume it.
+ * One open return per parcel: retries (after `cabinet_full` too) resume it. In two round
+ * trips (issue 28): the read with the rate limit's attempt (recorded and judged in the
+ * same statement, as a pickup's; a refused attempt finds nothing), then the write.
  */
 export function startReturnRoute({ sql, cabinetChanged }: Services): Middleware {
+  const window = windowOf(RETURN_LIMIT);
   return async (ctx) => {
-    const { trackingNumber } = validate(ReturnRequestSchema, await readJson(ctx));
+    const terminalId = ctx.state.terminal.id;
+    let trackingNumber: string;
+    try {
+      ({ trackingNumber } = validate(ReturnRequestSchema, await readJson(ctx)));
+    } catch (error) {
+      // A malformed attempt counts too, and past the limit is refused as such.
+      const judged = await recordAttempt(sql, terminalId, 'return', window, undefined, {
+        soft: true,
+      });
+      await refuseOverLimit(sql, ctx, 'return', judged);
+      throw error;
+    }
     const station = stationOf(ctx.state.terminal);
-    const outcome = await transaction(sql, (tx) => startReturn(tx, station.id, trackingNumber));
+    const [row] = await sql<(JudgedRow & Partial<ReturnCandidate>)[]>`
+      with ${attemptQuery(sql, terminalId, 'return', window, undefined, { soft: true })},
+      found as (${candidateQuery(sql, station.id, trackingNumber)}
+                 and (select in_window from judged) <= ${window.limit})
+      select judged.*, found.* from judged left join found on true`;
+    if (!row) throw new Error('rate limit upsert returned no row');
+    await refuseOverLimit(sql, ctx, 'return', judgementOf(row, window));
+    const candidate = row.id ? (row as ReturnCandidate) : undefined;
+    // Run again whole (a fresh read) when it lost a race (`retried`).
+    let first: { candidate: ReturnCandidate | undefined } | undefined = { candidate };
+    const outcome = await retried(() => {
+      const read = first;
+      first = undefined;
+      return startOrResume({ sql }, station.id, trackingNumber, read);
+    });
     switch (outcome.kind) {
       case 'not_found':
         throw problem.notFound(

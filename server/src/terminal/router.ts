@@ -19,7 +19,7 @@ import { credentials } from './credentials';
 import { updateAssignment, updateBundle, updateReport } from '../updates/releases';
 
 import { depositAlternatives, depositReroute } from '../capacity/reroute';
-import { COURIER_LIMIT, RETURN_LIMIT } from './limits';
+import { COURIER_LIMIT } from './limits';
 
 export { COURIER_LIMIT, PICKUP_LIMIT, RETURN_LIMIT } from './limits';
 
@@ -35,12 +35,8 @@ export function terminalRouter(services: Services): Router {
   const courierLimit = rateLimit(sql, 'courier', COURIER_LIMIT);
   router.post('/courier/verify', online, courierLimit, courierVerify(services));
   router.post('/deposit', online, deposit(services));
-  router.post(
-    '/return',
-    online,
-    rateLimit(sql, 'return', RETURN_LIMIT),
-    startReturnRoute(services),
-  );
+  // The return judges its rate limit inside its read (returns.ts).
+  router.post('/return', online, startReturnRoute(services));
   router.post('/return/confirm', online, confirmReturnRoute(services));
   // Extensions beyond the spec (docs/terminal-extensions.md).
   router.post('/door/fault', online, doorFault(services));
