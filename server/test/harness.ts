@@ -73,15 +73,42 @@ export async function waitFor<T>(
  * deposits' `lock_station_shared`), e.g. a request started while a test holds that lock
  * by hand (`select lock_station(…)`).
  */
-export async function untilWaitingForStationLock(sql: Sql): Promise<void> {
+export async function untilWaitingForStationLock(sql: Sql, count = 1): Promise<void> {
   await waitFor(async () => {
-    const [waiting] = await sql`
-      select 1 from pg_stat_activity
+    const [waiting] = await sql<{ n: number }[]>`
+      select count(*)::int as n from pg_stat_activity
        where datname = current_database() and wait_event_type = 'Lock'
          and wait_event = 'advisory' and query like '%lock_station%'
          and query not like '%pg_stat_activity%'`;
-    return waiting;
+    return waiting!.n >= count;
   });
+}
+
+/**
+ * Requests sent while a test holds the station's lock by hand: each has made whatever it
+ * reads before the lock and waits there. `meanwhile` runs in the holder's transaction
+ * once all of them wait; the holder then commits. Answers their answers, in order.
+ */
+export async function whileStationLocked<T>(
+  sql: Sql,
+  stationId: string,
+  sends: (() => Promise<T>)[],
+  meanwhile: (holder: Awaited<ReturnType<Sql['reserve']>>) => Promise<unknown> = async () => {},
+): Promise<T[]> {
+  const holder = await sql.reserve();
+  try {
+    await holder`begin`;
+    await holder`select lock_station(${stationId})`;
+    const answers = Promise.all(sends.map((send) => send()));
+    // Not an unhandled rejection while the holder's transaction is still open.
+    answers.catch(() => {});
+    await untilWaitingForStationLock(sql, sends.length);
+    await meanwhile(holder);
+    await holder`commit`;
+    return await answers;
+  } finally {
+    holder.release();
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   untilWaitingForStationLock,
   useTestServer,
   waitFor,
+  whileStationLocked,
 } from '../../test/harness';
 
 const stack = useTestServer({ pickupCodeSecret: 'test-secret' });
@@ -25,21 +26,19 @@ async function depositWhileStationLocked(
   trackingNumber: string,
   meanwhile: (holder: Holder) => Promise<void>,
 ) {
-  const holder = await stack.sql.reserve();
-  try {
-    await holder`begin`;
-    await holder`select lock_station(${scene.station.id})`;
-    const deposit = scene.terminal.api.post('/terminal/v1/deposit', {
-      courierNo: scene.courier.number,
-      trackingNumber,
-    });
-    await untilWaitingForStationLock(stack.sql);
-    await meanwhile(holder);
-    await holder`commit`;
-    return await deposit;
-  } finally {
-    holder.release();
-  }
+  const [answer] = await whileStationLocked(
+    stack.sql,
+    scene.station.id,
+    [
+      () =>
+        scene.terminal.api.post('/terminal/v1/deposit', {
+          courierNo: scene.courier.number,
+          trackingNumber,
+        }),
+    ],
+    meanwhile,
+  );
+  return answer!;
 }
 
 describe('POST /courier/verify', () => {

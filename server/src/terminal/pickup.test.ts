@@ -1,6 +1,6 @@
 import { PickupResponseSchema } from '@locker/shared';
 import { describe, expect, it } from 'vitest';
-import { useTestServer } from '../../test/harness';
+import { useTestServer, whileStationLocked } from '../../test/harness';
 
 const stack = useTestServer();
 
@@ -167,6 +167,64 @@ describe('POST /door/confirm', () => {
     const events =
       await stack.sql`select status from tracking_events where shipment_id = ${shipment.id} order by id`;
     expect(events.map((e) => e.status)).toEqual(['booked', 'ready_for_pickup', 'collected']);
+  });
+
+  it('collects a parcel confirmed twice at once, both read before the lock, once: one 200, one 404, one event, one receipt', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const { shipment } = await scene.deposit();
+    const second = await stack.terminal(scene.station.code);
+    const answers = await whileStationLocked(
+      stack.sql,
+      scene.station.id,
+      [scene.terminal, second].map(
+        (t) => () =>
+          t.api.post('/terminal/v1/door/confirm', { shipmentId: shipment.id, collected: true }),
+      ),
+    );
+    // Both read the parcel awaiting collection; the second to write found it changed,
+    // read again and found it collected.
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
+    expect(await stack.webhookTypesOf(shipment.id)).toEqual([
+      'shipment.ready_for_pickup',
+      'shipment.collected',
+    ]);
+    const [sent] = await stack.sql<{ receipts: number; doors: number }[]>`
+      select (select count(*)::int from outbox
+               where channel = 'sms' and shipment_id = ${shipment.id}
+                 and not (payload->>'carriesCode')::boolean) as receipts,
+             (select count(*)::int from door_occupancy where station_id = ${scene.station.id}) as doors`;
+    expect(sent).toEqual({ receipts: 1, doors: 0 });
+  });
+
+  it("tells the merchant and the recipient of the parcel as it is at its collection, though it changed after the confirm's read", async () => {
+    const scene = await stack.scene('1:S');
+    const { shipment } = await scene.deposit();
+    const [answer] = await whileStationLocked(
+      stack.sql,
+      scene.station.id,
+      [
+        () =>
+          scene.terminal.api.post('/terminal/v1/door/confirm', {
+            shipmentId: shipment.id,
+            collected: true,
+          }),
+      ],
+      (holder) => holder`
+        update shipments set recipient_name = 'Zofia Nowicka' where id = ${shipment.id}`,
+    );
+    expect(answer!.status).toBe(200);
+    const [event] = await stack.sql<{ body: string }[]>`
+      select body from events where shipment_id = ${shipment.id} and type = 'shipment.collected'`;
+    const body = JSON.parse(event!.body) as { data: { shipment: Record<string, unknown> } };
+    expect(body.data.shipment).toMatchObject({
+      recipient_name: 'Zofia Nowicka',
+      status: 'collected',
+    });
+    const [receipt] = await stack.sql<{ text: string }[]>`
+      select payload->>'text' as text from outbox
+       where channel = 'sms' and shipment_id = ${shipment.id}
+         and not (payload->>'carriesCode')::boolean`;
+    expect(receipt!.text).toContain('Zofia');
   });
 
   it('changes nothing when the parcel was not collected', async () => {

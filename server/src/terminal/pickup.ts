@@ -5,18 +5,18 @@ import {
   type PickupResponse,
 } from '@locker/shared';
 import type { Middleware } from 'koa';
-import type { TransactionSql } from '../db/connect';
+import type { Sql, TransactionSql } from '../db/connect';
 import type { Services } from '../services';
 import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
 import { pickupCodeHash } from '../domain/secrets';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
-import { recordShipmentEvent } from '../webhooks/events';
-import { shipmentColumns, type ShipmentView } from '../shipments/view';
-import { transaction } from '../db/transaction';
+import { shipmentEventCtes } from '../webhooks/events';
+import { shipmentColumns, shipmentsWithStations, type ShipmentView } from '../shipments/view';
+import { inOneWrite, retried } from '../db/transaction';
 import { stationOf } from './auth';
-import { underStationLock } from './doorAssignment';
+import { underStationLock, withCabinetVersion } from './doorAssignment';
 import {
   attemptQuery,
   judgementOf,
@@ -87,8 +87,9 @@ export function doorConfirm(services: Services): Middleware {
     const request = validate(DoorConfirmRequestSchema, await readJson(ctx));
     const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const found = await transaction(sql, (tx) =>
-      recordPickupOutcome(tx, station, request.shipmentId, request.collected, at, {
+    // Run again whole (a fresh read) when it lost a race (`retried`).
+    const found = await retried(() =>
+      pickupOutcome({ sql }, station, request.shipmentId, request.collected, at, {
         log: ctx.state.log,
         terminalId: ctx.state.terminal.id,
       }),
@@ -113,40 +114,32 @@ export function doorConfirm(services: Services): Middleware {
   };
 }
 
+/** The parcel awaiting collection as the confirm's read finds it (without a lock). */
+interface Awaiting extends ShipmentView {
+  /** The shipment row's version (its xmin): the collection writes only the row read here. */
+  row_version: string;
+  previous_at: Date | null;
+}
+
 /**
- * The outcome of a pickup in the caller's transaction; false when no parcel awaiting
- * collection has that id at the station. Shared with the sandbox. `collected: false`
- * changes nothing: one read. `true`: begin with the station lock (the lock order: station
- * first, doorAssignment.ts) and one statement that collects the parcel and frees its
- * door, the merchant's event with the recipient's receipt, commit. Answers the cabinet version
- * the commit makes (null when nothing changed).
+ * The collection, one statement under the station's lock (the lock order: station first,
+ * doorAssignment.ts): the parcel collected and its door freed (or handed on to a parcel
+ * sharing it), the merchant's event with the recipient's receipt. Judged on the effective
+ * times the history shows (migration 013's effective_event_time: a time reported before
+ * the parcel's previous event counts as the time of receipt); free storage runs from the
+ * deposit, never from before the booking. Nothing of it when the parcel or its station
+ * changed since the read (the event shows what the read found). Sent as it is called.
  */
-export async function recordPickupOutcome(
+function collectStatement(
   tx: TransactionSql,
   station: { id: string; freeStorageHours: number },
-  shipmentId: string,
-  collected: boolean,
+  parcel: Awaiting,
   at: Date,
-  /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
-  reporter?: Reporter,
-): Promise<{ cabinetVersion: string | null } | false> {
-  if (!collected) {
-    const [awaiting] = await tx`
-      select 1 from shipments
-       where id = ${shipmentId} and destination_station_id = ${station.id}
-         and status = 'ready_for_pickup'`;
-    return awaiting ? { cabinetVersion: null } : false;
-  }
-  // Judged on the effective times the history shows (migration 013's
-  // effective_event_time: a time reported before the parcel's previous event counts as the
-  // time of receipt); free storage runs from the deposit, never from before the booking.
-  const [row] = await underStationLock(
-    tx,
-    station.id,
-    () => tx<(ShipmentView & { previous_at: Date | null })[]>`
-    with previous as (
-      select max(occurred_at) as at from tracking_events where shipment_id = ${shipmentId}),
-    collected as (
+) {
+  // The receipt names the station: its name is checked with its code and serial.
+  const asCollected: ShipmentView = { ...parcel, status: 'collected' };
+  return tx<{ written: boolean }[]>`
+    with collected as (
       update shipments sh
          set status = 'collected', status_at = ${at}, collected_at = ${at},
              collected_late = effective_event_time(${at}, sh.status_at)
@@ -154,20 +147,105 @@ export async function recordPickupOutcome(
                  + make_interval(hours => ${station.freeStorageHours} + sh.storage_extended_hours),
              pickup_code_hash = null, updated_at = now()
         from stations s
-       where sh.id = ${shipmentId} and sh.destination_station_id = ${station.id}
+       where sh.id = ${parcel.id} and sh.destination_station_id = ${station.id}
          and sh.status = 'ready_for_pickup' and s.id = sh.destination_station_id
-      returning ${shipmentColumns(tx)}),
-    ${leaveDoorQuery(tx, 'collected')}
-    select collected.*, (select at from previous) as previous_at from collected`,
-  );
-  if (!row) return false;
-  const { previous_at: previousAt, ...view } = row;
-  if (reporter)
-    await noteClockSkew(
-      tx,
-      reporter.log,
-      { shipmentId, at, terminalId: reporter.terminalId, stationId: station.id },
-      { previousAt },
-    );
-  return recordShipmentEvent(tx, view, 'shipment.collected', { cabinetOf: station.id });
+         -- As the read found them, so the event built from that read is true.
+         and sh.xmin = ${parcel.row_version}::xid
+         and s.code = ${parcel.station_code} and s.cabinet_sn = ${parcel.cabinet_sn}
+         and s.name = ${parcel.station_name}
+         -- Only under the station's lock, in its transaction (underStationLock's setting).
+         and current_setting('locker.cabinet_announce', true) = 'after_commit'
+      returning sh.id, sh.organization_id, sh.slot_no, sh.updated_at),
+    ${leaveDoorQuery(tx, 'collected')},
+    ${shipmentEventCtes(tx, asCollected, 'shipment.collected', 'collected')}
+    select exists (select 1 from collected) as written`.execute();
+}
+
+/**
+ * Where a pickup's outcome is recorded. `tx`: in the caller's transaction (the sandbox),
+ * the read, then the lock and the collection. `sql`: a kiosk's confirm, in two round
+ * trips (issue 28, as a deposit's): the read on its own, then the collection's
+ * transaction in one write (`inOneWrite`: BEGIN, the station's lock, the statement, the
+ * cabinet version it makes, COMMIT), which holds the station for no round trip.
+ */
+type PickupDb = { tx: TransactionSql } | { sql: Sql };
+
+/**
+ * The outcome of a pickup; false when no parcel awaiting collection has that id at the
+ * station. `collected: false` changes nothing: one read. `true`: the read, then the
+ * collection (`collectStatement`), which checks what the read found; when that changed
+ * (a confirm sent twice at once, a parcel written meanwhile) the confirm reads again.
+ * Answers the cabinet version the commit makes (null when nothing changed, or in the
+ * caller's transaction: read after its commit by `cabinetChanged`).
+ */
+async function pickupOutcome(
+  db: PickupDb,
+  station: { id: string; freeStorageHours: number },
+  shipmentId: string,
+  collected: boolean,
+  at: Date,
+  /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
+  reporter?: Reporter,
+): Promise<{ cabinetVersion: string | null } | false> {
+  const reader = 'tx' in db ? db.tx : db.sql;
+  for (let reads = 1; ; reads++) {
+    const [parcel] = await reader<Awaiting[]>`
+      select ${shipmentColumns(reader)}, sh.xmin::text as row_version,
+             (select max(t.occurred_at) from tracking_events t where t.shipment_id = sh.id) as previous_at
+        from ${shipmentsWithStations(reader)}
+       where sh.id = ${shipmentId} and sh.destination_station_id = ${station.id}
+         and sh.status = 'ready_for_pickup'`;
+    if (!parcel) return false;
+    if (!collected) return { cabinetVersion: null };
+    const [[write], cabinetVersion] =
+      'tx' in db
+        ? [
+            await underStationLock(db.tx, station.id, () =>
+              collectStatement(db.tx, station, parcel, at),
+            ),
+            null,
+          ]
+        : await inOneWrite(db.sql, (tx) =>
+            withCabinetVersion(
+              tx,
+              station.id,
+              underStationLock(tx, station.id, () => collectStatement(tx, station, parcel, at)),
+            ),
+          );
+    if (!write?.written) {
+      if (reads < 5) continue;
+      throw new Error('a collection found its parcel changed since its read, five times');
+    }
+    if (reporter) {
+      const skew = noteClockSkew(
+        reader,
+        reporter.log,
+        { shipmentId, at, terminalId: reporter.terminalId, stationId: station.id },
+        { previousAt: parcel.previous_at },
+      );
+      // Online the collection is committed already: an alert of the kiosk's clock that
+      // could not be written is logged, and the kiosk still gets its answer.
+      await ('tx' in db
+        ? skew
+        : skew.catch((error: unknown) =>
+            reporter.log.error({ err: error }, 'clock skew alert not recorded'),
+          ));
+    }
+    return { cabinetVersion };
+  }
+}
+
+/**
+ * The outcome of a pickup in the caller's transaction (`pickupOutcome`); shared with the
+ * sandbox.
+ */
+export function recordPickupOutcome(
+  tx: TransactionSql,
+  station: { id: string; freeStorageHours: number },
+  shipmentId: string,
+  collected: boolean,
+  at: Date,
+  reporter?: Reporter,
+): Promise<{ cabinetVersion: string | null } | false> {
+  return pickupOutcome({ tx }, station, shipmentId, collected, at, reporter);
 }

@@ -1,42 +1,17 @@
 import { ReturnResponseSchema } from '@locker/shared';
 import { describe, expect, it } from 'vitest';
-import { client, useTestServer, waitFor } from '../../test/harness';
+import { client, useTestServer, whileStationLocked, type HttpAnswer } from '../../test/harness';
 
 const stack = useTestServer();
 
 type Scene = Awaited<ReturnType<typeof stack.scene>>;
-type Holder = Awaited<ReturnType<typeof stack.sql.reserve>>;
 
-/**
- * Returns sent while the station's lock is held by hand, so each has made its read and
- * waits to write: `meanwhile` runs in the holder's transaction once `count` wait at the
- * lock, which is then committed.
- */
-async function returnsWhileStationLocked(
+/** Returns sent while the station's lock is held by hand, each read made (`whileStationLocked`). */
+const returnsWhileStationLocked = (
   scene: Scene,
-  sends: (() => Promise<{ status: number; body: Record<string, unknown> }>)[],
-  meanwhile: (holder: Holder) => Promise<void> = async () => {},
-) {
-  const holder = await stack.sql.reserve();
-  try {
-    await holder`begin`;
-    await holder`select lock_station(${scene.station.id})`;
-    const answers = Promise.all(sends.map((send) => send()));
-    await waitFor(async () => {
-      const [waiting] = await stack.sql<{ n: number }[]>`
-        select count(*)::int as n from pg_stat_activity
-         where datname = current_database() and wait_event_type = 'Lock'
-           and wait_event = 'advisory' and query like '%lock_station%'
-           and query not like '%pg_stat_activity%'`;
-      return waiting!.n >= sends.length;
-    });
-    await meanwhile(holder);
-    await holder`commit`;
-    return await answers;
-  } finally {
-    holder.release();
-  }
-}
+  sends: (() => Promise<HttpAnswer>)[],
+  meanwhile?: Parameters<typeof whileStationLocked>[3],
+) => whileStationLocked(stack.sql, scene.station.id, sends, meanwhile);
 
 async function statusOf(id: string) {
   const [row] = await stack.sql`select status from shipments where id = ${id}`;
@@ -323,6 +298,36 @@ describe('POST /return/confirm', () => {
         })
       ).status,
     ).toBe(404);
+  });
+
+  it('records a return confirmed twice at once, both read before the lock, once; its event shows the parcel as it is then', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const parcel = await scene.collected();
+    const started = await scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: parcel.tracking_number,
+    });
+    const second = await stack.terminal(scene.station.code);
+    const confirm = { returnId: started.body.returnId, deposited: true };
+    const answers = await returnsWhileStationLocked(
+      scene,
+      [scene.terminal, second].map((t) => () => t.api.post('/terminal/v1/return/confirm', confirm)),
+      // Written after both reads: the deposit that records must write what is now.
+      (holder) => holder`
+        update shipments set recipient_name = 'Zofia Nowicka' where id = ${parcel.id}`,
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
+    const events = await stack.sql<{ body: string }[]>`
+      select body from events where shipment_id = ${parcel.id} and type = 'return.deposited'`;
+    expect(events).toHaveLength(1);
+    const body = JSON.parse(events[0]!.body) as { data: { shipment: Record<string, unknown> } };
+    expect(body.data.shipment).toMatchObject({
+      recipient_name: 'Zofia Nowicka',
+      status: 'returned_to_locker',
+    });
+    const [occupancy] = await stack.sql<{ kind: string; n: number }[]>`
+      select min(kind) as kind, count(*)::int as n from door_occupancy
+       where station_id = ${scene.station.id}`;
+    expect(occupancy).toEqual({ kind: 'return', n: 1 });
   });
 
   it('releases the door on deposited false and lets the customer retry the same return', async () => {

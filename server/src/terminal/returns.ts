@@ -11,10 +11,10 @@ import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
 import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
-import { inOneWrite, retried, transaction } from '../db/transaction';
+import { inOneWrite, retried } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
-import { recordShipmentEvent, shipmentEventCtes } from '../webhooks/events';
+import { shipmentEventCtes } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf } from './auth';
 import { RETURN_LIMIT } from './limits';
@@ -209,16 +209,7 @@ async function startOrResume(
         ? resumeStatement(tx, stationId, candidate, returnId)
         : startStatement(tx, stationId, candidate);
     // The lock order: station first (doorAssignment.ts); the statement sent with the lock.
-    const [[write], cabinetVersion] =
-      'tx' in db
-        ? [await underStationLock(db.tx, stationId, () => statement(db.tx)), null]
-        : await inOneWrite(db.sql, (tx) =>
-            withCabinetVersion(
-              tx,
-              stationId,
-              underStationLock(tx, stationId, () => statement(tx)),
-            ),
-          );
+    const [[write], cabinetVersion] = await lockedWrite(db, stationId, statement);
     if (!write?.written) {
       // Changed since the read (a retry of this very return, a shipment written): read again.
       if (reads < 5) continue;
@@ -319,8 +310,9 @@ export function confirmReturnRoute({ sql, cabinetChanged, nudge }: Services): Mi
     const request = validate(ReturnConfirmRequestSchema, await readJson(ctx));
     const at = reportedTime(request.occurred_at);
     const station = stationOf(ctx.state.terminal);
-    const found = await transaction(sql, (tx) =>
-      recordReturnOutcome(tx, station.id, request.returnId, request.deposited, at, {
+    // Run again whole (a fresh read) when it lost a race (`retried`).
+    const found = await retried(() =>
+      returnOutcome({ sql }, station.id, request.returnId, request.deposited, at, {
         log: ctx.state.log,
         terminalId: ctx.state.terminal.id,
       }),
@@ -333,15 +325,95 @@ export function confirmReturnRoute({ sql, cabinetChanged, nudge }: Services): Mi
   };
 }
 
+/** A return awaiting deposit, its door held, as the confirm's read finds it (no lock). */
+interface AwaitingDeposit extends ShipmentView {
+  /** The shipment row's version (its xmin): the deposit writes only the row read here. */
+  row_version: string;
+  previous_at: Date | null;
+}
+
 /**
- * The outcome of a return in the caller's transaction; false when no return awaiting
- * deposit has that id at the station. Shared with the sandbox. Begin, the station lock
- * (the lock order: station first, doorAssignment.ts), one statement that records the
- * return, its door and the shipment's status, the merchant's event, commit. Answers the
- * cabinet version the commit makes, when it read it.
+ * The return's deposit, one statement under the station's lock (the lock order: station
+ * first, doorAssignment.ts): the return deposited, its held door now holding a `return`
+ * parcel for the merchant's courier, the shipment `returned_to_locker` with the
+ * merchant's event. Nothing of it when the return no longer awaits deposit with its door
+ * held, or its shipment or station changed since the read (the event shows what the read
+ * found). Sent as it is called.
  */
-export async function recordReturnOutcome(
+function depositStatement(
   tx: TransactionSql,
+  stationId: string,
+  returnId: string,
+  parcel: AwaitingDeposit,
+  at: Date,
+) {
+  const asReturned: ShipmentView = { ...parcel, status: 'returned_to_locker' };
+  return tx<{ written: boolean }[]>`
+    with returned as (
+      update shipments sh set status = 'returned_to_locker', status_at = ${at}, updated_at = now()
+        from stations s
+       where sh.id = ${parcel.id} and s.id = sh.destination_station_id
+         -- As the read found them, so the event built from that read is true.
+         and sh.xmin = ${parcel.row_version}::xid
+         and s.code = ${parcel.station_code} and s.cabinet_sn = ${parcel.cabinet_sn}
+         and exists (
+           select 1 from returns r
+             join door_occupancy o on o.return_id = r.id and o.kind = 'return_hold'
+            where r.id = ${returnId} and r.station_id = ${stationId} and r.status = 'open'
+              and r.shipment_id = sh.id)
+         ${underTheLock(tx)}
+      returning sh.id, sh.organization_id, sh.slot_no, sh.updated_at),
+    return_deposited as (
+      update returns set status = 'deposited', deposited_at = ${at}
+       where id = ${returnId} and exists (select 1 from returned)),
+    stored as (
+      update door_occupancy set kind = 'return', since = ${at}
+       where return_id = ${returnId} and kind = 'return_hold'
+         and exists (select 1 from returned)),
+    ${shipmentEventCtes(tx, asReturned, 'return.deposited', 'returned')}
+    select exists (select 1 from returned) as written`.execute();
+}
+
+/** The held door released: the return stays open for a retry. Sent as it is called. */
+function releaseStatement(tx: TransactionSql, stationId: string, returnId: string) {
+  return tx<{ door_id: string }[]>`
+    delete from door_occupancy o using returns r
+     where o.return_id = r.id and o.kind = 'return_hold'
+       and r.id = ${returnId} and r.station_id = ${stationId} and r.status = 'open'
+       ${underTheLock(tx)}
+    returning o.door_id`.execute();
+}
+
+/**
+ * `statement` under the station's lock: in the caller's transaction (`tx`, the version
+ * left to be read after its commit), or in a transaction of its own sent in one write
+ * with the cabinet version its commit makes (`sql`).
+ */
+async function lockedWrite<T>(
+  db: ReturnDb,
+  stationId: string,
+  statement: (tx: TransactionSql) => PromiseLike<T>,
+): Promise<[T, string | null]> {
+  if ('tx' in db) return [await underStationLock(db.tx, stationId, () => statement(db.tx)), null];
+  return inOneWrite(db.sql, (tx) =>
+    withCabinetVersion(
+      tx,
+      stationId,
+      underStationLock(tx, stationId, () => statement(tx)),
+    ),
+  );
+}
+
+/**
+ * The outcome of a return; false when no return awaiting deposit has that id at the
+ * station. `deposited: false` releases the door: one statement. `true`: the read of the
+ * return and its parcel, then `depositStatement`, which checks what the read found; when
+ * that changed (a confirm sent twice at once, a shipment written meanwhile) the confirm
+ * reads again. Answers the cabinet version the commit makes (null in the caller's
+ * transaction: read after its commit by `cabinetChanged`).
+ */
+async function returnOutcome(
+  db: ReturnDb,
   stationId: string,
   returnId: string,
   deposited: boolean,
@@ -349,54 +421,58 @@ export async function recordReturnOutcome(
   /** The terminal that reported it; none for the sandbox, whose clock is the server's. */
   reporter?: Reporter,
 ): Promise<{ cabinetVersion: string | null } | false> {
-  // The lock order: station first (doorAssignment.ts); the statement sent with the lock.
   if (!deposited) {
-    const released = await underStationLock(
-      tx,
-      stationId,
-      () => tx`
-      delete from door_occupancy o using returns r
-       where o.return_id = r.id and o.kind = 'return_hold'
-         and r.id = ${returnId} and r.station_id = ${stationId} and r.status = 'open'
-      returning o.door_id`,
+    const [released, cabinetVersion] = await lockedWrite(db, stationId, (tx) =>
+      releaseStatement(tx, stationId, returnId),
     );
-    return released.length > 0 ? { cabinetVersion: null } : false;
+    return released.length > 0 ? { cabinetVersion } : false;
   }
-  const [row] = await underStationLock(
-    tx,
-    stationId,
-    () => tx<(ShipmentView & { previous_at: Date | null })[]>`
-    with held as (
-      select r.id, r.shipment_id, o.door_id
+  const reader = 'tx' in db ? db.tx : db.sql;
+  for (let reads = 1; ; reads++) {
+    const [parcel] = await reader<AwaitingDeposit[]>`
+      select ${shipmentColumns(reader)}, sh.xmin::text as row_version,
+             (select max(t.occurred_at) from tracking_events t where t.shipment_id = sh.id) as previous_at
         from returns r
         join door_occupancy o on o.return_id = r.id and o.kind = 'return_hold'
-       where r.id = ${returnId} and r.station_id = ${stationId} and r.status = 'open'
-         for update of r),
-    previous as (
-      select max(occurred_at) as at from tracking_events
-       where shipment_id = (select shipment_id from held)),
-    recorded as (
-      update returns set status = 'deposited', deposited_at = ${at}
-       where id = (select id from held)),
-    stored as (
-      update door_occupancy set kind = 'return', since = ${at}
-       where door_id = (select door_id from held)),
-    returned as (
-      update shipments sh set status = 'returned_to_locker', status_at = ${at}, updated_at = now()
-        from stations s
-       where sh.id = (select shipment_id from held) and s.id = sh.destination_station_id
-      returning ${shipmentColumns(tx)})
-    select returned.*, (select at from previous) as previous_at from returned`,
-  );
-  if (!row) return false;
-  const { previous_at: previousAt, ...view } = row;
-  if (reporter)
-    await noteClockSkew(
-      tx,
-      reporter.log,
-      { shipmentId: view.id, at, terminalId: reporter.terminalId, stationId },
-      { previousAt },
+        join shipments sh on sh.id = r.shipment_id
+        join stations s on s.id = sh.destination_station_id
+       where r.id = ${returnId} and r.station_id = ${stationId} and r.status = 'open'`;
+    if (!parcel) return false;
+    const [[write], cabinetVersion] = await lockedWrite(db, stationId, (tx) =>
+      depositStatement(tx, stationId, returnId, parcel, at),
     );
-  // The spec's "merchant notified".
-  return recordShipmentEvent(tx, view, 'return.deposited', { cabinetOf: stationId });
+    if (!write?.written) {
+      if (reads < 5) continue;
+      throw new Error('a return deposit found its return changed since its read, five times');
+    }
+    if (reporter) {
+      const skew = noteClockSkew(
+        reader,
+        reporter.log,
+        { shipmentId: parcel.id, at, terminalId: reporter.terminalId, stationId },
+        { previousAt: parcel.previous_at },
+      );
+      // Online the deposit is committed already: an alert of the kiosk's clock that could
+      // not be written is logged, and the kiosk still gets its answer.
+      await ('tx' in db
+        ? skew
+        : skew.catch((error: unknown) =>
+            reporter.log.error({ err: error }, 'clock skew alert not recorded'),
+          ));
+    }
+    // The spec's "merchant notified": the event is recorded with the deposit.
+    return { cabinetVersion };
+  }
+}
+
+/** The outcome of a return in the caller's transaction (`returnOutcome`); shared with the sandbox. */
+export function recordReturnOutcome(
+  tx: TransactionSql,
+  stationId: string,
+  returnId: string,
+  deposited: boolean,
+  at: Date,
+  reporter?: Reporter,
+): Promise<{ cabinetVersion: string | null } | false> {
+  return returnOutcome({ tx }, stationId, returnId, deposited, at, reporter);
 }

@@ -73,7 +73,8 @@ export async function recordShipmentEvent(
  * statement leaves it, but for its door and `updated_at`, which the statement decides: the
  * body is the exact bytes `recordShipmentEvent` would store, with those two values written
  * in by SQL from the CTE `changed` (its `slot_no` and `updated_at` columns). Answers the
- * CTEs `recorded` (one event per row of `changed`) and `deliveries`.
+ * CTEs `recorded` (one event per row of `changed`), `deliveries` and `receipt` (a
+ * collection's receipt SMS, when `changed` has a row; none for other events).
  */
 export function shipmentEventCtes(
   tx: TransactionSql,
@@ -102,6 +103,7 @@ export function shipmentEventCtes(
   const iso = tx`to_char(${from}.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   const body = tx`${beforeSlot + '"slot_no":'}::text || coalesce(${from}.slot_no::text, 'null')
     || ${beforeUpdated + '"updated_at":"'}::text || ${iso} || ${'"' + afterUpdated}::text`;
+  const receipt = type === 'shipment.collected' ? collectionReceipt(row) : null;
   return tx`
     recorded as (
       insert into events (id, organization_id, shipment_id, type, body, created_at)
@@ -109,7 +111,8 @@ export function shipmentEventCtes(
              ${event.created_at}::timestamptz
         from ${from}
       returning id, shipment_id),
-    ${deliveriesQuery(tx, row.organization_id, type)}`;
+    ${deliveriesQuery(tx, row.organization_id, type)},
+    ${receiptQuery(tx, row, receipt, tx`and exists (select 1 from ${from})`)}`;
 }
 
 // Values no shipment has, marking where the statement writes its own.
@@ -154,13 +157,19 @@ function deliveriesQuery(tx: Sql | TransactionSql, organizationId: string, type:
 }
 
 /** What `queueSms` writes, as a CTE: set aside unsent for a sandbox organization. */
-function receiptQuery(tx: TransactionSql, row: ShipmentView, sms: QueuedSms | null) {
+function receiptQuery(
+  tx: TransactionSql,
+  row: ShipmentView,
+  sms: QueuedSms | null,
+  /** `and` a condition: the statement's change was made. */
+  made = tx``,
+) {
   const messages = tx`
     select null::uuid as organization_id, ${row.id}::uuid as shipment_id,
            ${tx.json(sms as never)}::jsonb as payload,
            case when o.sandbox then ${SANDBOX_SMS} end as set_aside
       from organizations o
-     where o.id = ${row.organization_id} and ${sms !== null}`;
+     where o.id = ${row.organization_id} and ${sms !== null} ${made}`;
   return tx`receipt as (${insertMessages(tx, 'sms', messages)})`;
 }
 
