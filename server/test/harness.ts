@@ -96,17 +96,23 @@ export async function whileStationLocked<T>(
   meanwhile: (holder: Awaited<ReturnType<Sql['reserve']>>) => Promise<unknown> = async () => {},
 ): Promise<T[]> {
   const holder = await sql.reserve();
+  let open = false;
   try {
     await holder`begin`;
+    open = true;
     await holder`select lock_station(${stationId})`;
     const answers = Promise.all(sends.map((send) => send()));
     // Not an unhandled rejection while the holder's transaction is still open.
     answers.catch(() => {});
     await untilWaitingForStationLock(sql, sends.length);
     await meanwhile(holder);
+    open = false;
     await holder`commit`;
     return await answers;
   } finally {
+    // A test that failed midway leaves neither the station locked nor the connection
+    // inside a transaction.
+    if (open) await holder`rollback`.catch(() => {});
     holder.release();
   }
 }

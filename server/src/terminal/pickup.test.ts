@@ -144,6 +144,19 @@ describe('POST /pickup', () => {
   });
 });
 
+describe('POST /pickup of a terminal whose station is gone', () => {
+  it('counts its attempts: 500 each, then 429', async () => {
+    const scene = await stack.scene('1:S');
+    const orphan = await stack.terminal(scene.station.code);
+    await stack.sql`update terminals set station_id = null where id = ${orphan.id}`;
+    const statuses = [];
+    for (let i = 0; i < 11; i++)
+      statuses.push((await orphan.api.post('/terminal/v1/pickup', { code: '123456' })).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(500));
+    expect(statuses[10]).toBe(429);
+  });
+});
+
 describe('POST /door/confirm', () => {
   it('records the collection, frees the door and answers 404 to a repeat', async () => {
     const scene = await stack.scene('1:S');

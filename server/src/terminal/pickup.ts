@@ -17,13 +17,8 @@ import { shipmentColumns, shipmentsWithStations, type ShipmentView } from '../sh
 import { inOneWrite, retried } from '../db/transaction';
 import { stationOf } from './auth';
 import { underStationLock, withCabinetVersion } from './doorAssignment';
-import {
-  attemptQuery,
-  judgementOf,
-  recordAttempt,
-  type JudgedRow,
-} from '../ratelimit/slidingWindow';
-import { refuseOverLimit, windowOf } from './rateLimit';
+import { attemptQuery, judgementOf, type JudgedRow } from '../ratelimit/slidingWindow';
+import { countAttempt, refuseOverLimit, windowOf } from './rateLimit';
 import { PICKUP_LIMIT } from './limits';
 import { noteConfirmConflict } from './offline';
 import { leaveDoorQuery } from './sharedDoor';
@@ -42,12 +37,11 @@ export function pickup({ sql, config }: Services): Middleware {
       ({ code } = validate(PickupRequestSchema, await readJson(ctx)));
     } catch (error) {
       // A malformed attempt counts too, and past the limit is refused as such.
-      const judged = await recordAttempt(sql, ctx.state.terminal.id, 'pickup', window, undefined, {
-        soft: true,
-      });
-      await refuseOverLimit(sql, ctx, 'pickup', judged);
+      await countAttempt(sql, ctx, 'pickup', window);
       throw error;
     }
+    // So does one of a terminal with no station (a 500).
+    if (!ctx.state.terminal.station) await countAttempt(sql, ctx, 'pickup', window);
     const station = stationOf(ctx.state.terminal);
     const [row] = await sql<
       (JudgedRow & { id: string | null; tracking_number: string; position: number })[]
@@ -107,7 +101,9 @@ export function doorConfirm(services: Services): Middleware {
     }
     if (request.collected) {
       await cabinetChanged(station.id, found.cabinetVersion, { announce: true });
+      // The merchant's event and the recipient's receipt are queued.
       nudge.webhooks();
+      nudge.sms();
     }
     const body: OkResponse = { ok: true };
     ctx.body = body;
@@ -188,6 +184,13 @@ async function pickupOutcome(
   reporter?: Reporter,
 ): Promise<{ cabinetVersion: string | null } | false> {
   const reader = 'tx' in db ? db.tx : db.sql;
+  if (!collected) {
+    const [awaiting] = await reader`
+      select 1 from shipments
+       where id = ${shipmentId} and destination_station_id = ${station.id}
+         and status = 'ready_for_pickup'`;
+    return awaiting ? { cabinetVersion: null } : false;
+  }
   for (let reads = 1; ; reads++) {
     const [parcel] = await reader<Awaiting[]>`
       select ${shipmentColumns(reader)}, sh.xmin::text as row_version,
@@ -196,7 +199,6 @@ async function pickupOutcome(
        where sh.id = ${shipmentId} and sh.destination_station_id = ${station.id}
          and sh.status = 'ready_for_pickup'`;
     if (!parcel) return false;
-    if (!collected) return { cabinetVersion: null };
     const [[write], cabinetVersion] =
       'tx' in db
         ? [

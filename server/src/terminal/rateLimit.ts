@@ -19,14 +19,28 @@ const BRUTE_FORCE: AlarmPolicy = { hitMinutes: 3, ofLastMinutes: 5 };
  * one operator alert per episode (`alerts` row, log line `"alert":"<bucket>_brute_force"`).
  */
 export function rateLimit(sql: Sql, bucket: TerminalBucket, perMinute: number): Middleware {
+  const window = windowOf(perMinute);
   return async (ctx, next) => {
-    const terminal = ctx.state.terminal;
-    const judged = await recordAttempt(sql, terminal.id, bucket, windowOf(perMinute), undefined, {
-      soft: true,
-    });
-    await refuseOverLimit(sql, ctx, bucket, judged);
+    await countAttempt(sql, ctx, bucket, window);
     await next();
   };
+}
+
+/**
+ * Records the terminal's attempt in `bucket` and refuses it past the limit (the spec's
+ * 429). For a route that judges its attempts inside its own read (`attemptQuery`), the
+ * attempts that make no read: a malformed one, or one of a terminal with no station.
+ */
+export async function countAttempt(
+  sql: Sql,
+  ctx: Context,
+  bucket: TerminalBucket,
+  window: SlidingWindow,
+): Promise<void> {
+  const judged = await recordAttempt(sql, ctx.state.terminal.id, bucket, window, undefined, {
+    soft: true,
+  });
+  await refuseOverLimit(sql, ctx, bucket, judged);
 }
 
 /** A terminal's sliding window: `perMinute` attempts in any 60 s. */

@@ -176,7 +176,7 @@ describe('POST /return', () => {
       ),
     );
     // Each read found no return; the first to write started it, the others found the
-    // parcel changed, read again and resumed it.
+    // parcel changed, read again and answered the door it holds, writing nothing.
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(answers[1]!.body).toEqual(answers[0]!.body);
     expect(answers[2]!.body).toEqual(answers[0]!.body);
@@ -251,17 +251,36 @@ describe('POST /return', () => {
     expect(statuses[20]).toBe(429);
   });
 
-  it('counts a malformed attempt against the limit too, and refuses one past it with 429', async () => {
-    const { terminal } = await stack.scene('1:S');
+  it('counts a malformed attempt against the limit too; past it even a valid return is refused and starts nothing', async () => {
+    const scene = await stack.scene('1:S');
+    const parcel = await scene.collected();
     const statuses = [];
     for (let i = 0; i < 21; i++)
       statuses.push(
-        (await terminal.api.post('/terminal/v1/return', { trackingNumber: '' })).status,
+        (await scene.terminal.api.post('/terminal/v1/return', { trackingNumber: '' })).status,
       );
     expect(statuses.slice(0, 20).every((s) => s === 400)).toBe(true);
     expect(statuses[20]).toBe(429);
-    const valid = await terminal.api.post('/terminal/v1/return', { trackingNumber: '1' });
+    const valid = await scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: parcel.tracking_number,
+    });
     expect(valid.status).toBe(429);
+    expect(await statusOf(parcel.id)).toBe('collected');
+    const [rows] = await stack.sql<{ returns: number; held: number }[]>`
+      select (select count(*)::int from returns where shipment_id = ${parcel.id}) as returns,
+             (select count(*)::int from door_occupancy where station_id = ${scene.station.id}) as held`;
+    expect(rows).toEqual({ returns: 0, held: 0 });
+  });
+
+  it('counts the attempts of a terminal whose station is gone: 500 each, then 429', async () => {
+    const scene = await stack.scene('1:S');
+    const orphan = await stack.terminal(scene.station.code);
+    await stack.sql`update terminals set station_id = null where id = ${orphan.id}`;
+    const statuses = [];
+    for (let i = 0; i < 21; i++)
+      statuses.push((await orphan.api.post('/terminal/v1/return', { trackingNumber: '1' })).status);
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(500));
+    expect(statuses[20]).toBe(429);
   });
 });
 

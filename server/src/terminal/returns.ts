@@ -18,13 +18,8 @@ import { shipmentEventCtes } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf } from './auth';
 import { RETURN_LIMIT } from './limits';
-import { refuseOverLimit, windowOf } from './rateLimit';
-import {
-  attemptQuery,
-  judgementOf,
-  recordAttempt,
-  type JudgedRow,
-} from '../ratelimit/slidingWindow';
+import { countAttempt, refuseOverLimit, windowOf } from './rateLimit';
+import { attemptQuery, judgementOf, type JudgedRow } from '../ratelimit/slidingWindow';
 import { smallestFreeDoorQuery, underStationLock, withCabinetVersion } from './doorAssignment';
 
 /**
@@ -242,21 +237,20 @@ export function startReturn(
  * trips (issue 28): the read with the rate limit's attempt (recorded and judged in the
  * same statement, as a pickup's; a refused attempt finds nothing), then the write.
  */
-export function startReturnRoute({ sql, cabinetChanged }: Services): Middleware {
+export function startReturnRoute({ sql, cabinetChanged, nudge }: Services): Middleware {
   const window = windowOf(RETURN_LIMIT);
   return async (ctx) => {
     const terminalId = ctx.state.terminal.id;
+    // An attempt that reads nothing (malformed, or from a terminal with no station: a 500)
+    // counts too, and past the limit is refused as such.
     let trackingNumber: string;
     try {
       ({ trackingNumber } = validate(ReturnRequestSchema, await readJson(ctx)));
     } catch (error) {
-      // A malformed attempt counts too, and past the limit is refused as such.
-      const judged = await recordAttempt(sql, terminalId, 'return', window, undefined, {
-        soft: true,
-      });
-      await refuseOverLimit(sql, ctx, 'return', judged);
+      await countAttempt(sql, ctx, 'return', window);
       throw error;
     }
+    if (!ctx.state.terminal.station) await countAttempt(sql, ctx, 'return', window);
     const station = stationOf(ctx.state.terminal);
     const [row] = await sql<(JudgedRow & Partial<ReturnCandidate>)[]>`
       with ${attemptQuery(sql, terminalId, 'return', window, undefined, { soft: true })},
@@ -273,6 +267,8 @@ export function startReturnRoute({ sql, cabinetChanged }: Services): Middleware 
       first = undefined;
       return startOrResume({ sql }, station.id, trackingNumber, read);
     });
+    // A return started (even without a free door) queued the merchant's `return.started`.
+    if (outcome.kind !== 'not_found') nudge.webhooks();
     switch (outcome.kind) {
       case 'not_found':
         throw problem.notFound(
