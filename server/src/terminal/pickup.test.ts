@@ -1,6 +1,6 @@
 import { PickupResponseSchema } from '@locker/shared';
 import { describe, expect, it } from 'vitest';
-import { useTestServer, whileStationLocked } from '../../test/harness';
+import { useTestServer, waitFor, whileStationLocked } from '../../test/harness';
 
 const stack = useTestServer();
 
@@ -238,6 +238,37 @@ describe('POST /door/confirm', () => {
        where channel = 'sms' and shipment_id = ${shipment.id}
          and not (payload->>'carriesCode')::boolean`;
     expect(receipt!.text).toContain('Zofia');
+  });
+
+  it("names the station as it is at the collection in the receipt, though it was renamed after the confirm's read", async () => {
+    const scene = await stack.scene('1:S');
+    const { shipment } = await scene.deposit();
+    // The verifier worker writes the parcel's row once after its deposit: done before the
+    // confirm's read, so the rename is the only change between the read and the write.
+    await waitFor(async () => {
+      const [row] = await stack.sql<{ made: boolean }[]>`
+        select offline_verifier is not null as made from shipments where id = ${shipment.id}`;
+      return row!.made;
+    });
+    const [answer] = await whileStationLocked(
+      stack.sql,
+      scene.station.id,
+      [
+        () =>
+          scene.terminal.api.post('/terminal/v1/door/confirm', {
+            shipmentId: shipment.id,
+            collected: true,
+          }),
+      ],
+      (holder) => holder`
+        update stations set name = 'Paczkomat Rynek Główny' where id = ${scene.station.id}`,
+    );
+    expect(answer!.status).toBe(200);
+    const [receipt] = await stack.sql<{ text: string }[]>`
+      select payload->>'text' as text from outbox
+       where channel = 'sms' and shipment_id = ${shipment.id}
+         and not (payload->>'carriesCode')::boolean`;
+    expect(receipt!.text).toContain('Paczkomat Rynek Główny');
   });
 
   it('changes nothing when the parcel was not collected', async () => {
