@@ -370,6 +370,35 @@ describe('POST /return/confirm', () => {
     expect(retry.body.returnId).toBe(started.body.returnId);
   });
 
+  it('shows a released door available on the kiosk’s grid at once: its ETag before the release brings it, the new one a 304', async () => {
+    const scene = await stack.scene('1:S,2:S');
+    const parcel = await scene.collected();
+    const grid = async (etag: string) => {
+      const answer = await scene.terminal.api.get('/terminal/v1/cabinet', {
+        'if-none-match': etag,
+      });
+      return { status: answer.status, etag: answer.headers.get('etag') ?? '', body: answer.body };
+    };
+    const started = await scene.terminal.api.post('/terminal/v1/return', {
+      trackingNumber: parcel.tracking_number,
+    });
+    const held = await grid('"none"');
+    const door = (g: typeof held) =>
+      g.body.doors.find((d: { position: number }) => d.position === started.body.door);
+    expect(door(held)).toMatchObject({ status: 'occupied' });
+    const release = await scene.terminal.api.post('/terminal/v1/return/confirm', {
+      returnId: started.body.returnId,
+      deposited: false,
+    });
+    expect(release.status).toBe(200);
+    // The version the release's commit made, read in its transaction, is the one the grid
+    // answers to.
+    const after = await grid(held.etag);
+    expect(after.status).toBe(200);
+    expect(door(after)).toMatchObject({ status: 'available' });
+    expect((await grid(after.etag)).status).toBe(304);
+  });
+
   it('answers 404 to a return of another station and 400 to a malformed one', async () => {
     const scene = await stack.scene('1:S');
     const other = await stack.scene('1:S');
