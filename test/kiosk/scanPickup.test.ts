@@ -70,6 +70,20 @@ describe('pickup without typing', () => {
       await page.close();
       camera = await browserWithCameraOn(svg, browser);
       const kiosk = await camera.newPage({ viewport: { width: 1080, height: 1920 } });
+      // The camera would not start the first time (busy, slow to come up): the scanner
+      // asks again and comes up.
+      await kiosk.addInitScript(() => {
+        const devices = navigator.mediaDevices;
+        const real = devices.getUserMedia.bind(devices);
+        let refused = false;
+        devices.getUserMedia = (constraints) => {
+          if (refused) return real(constraints);
+          refused = true;
+          return Promise.reject(
+            new DOMException('Could not start video source', 'NotReadableError'),
+          );
+        };
+      });
       await kiosk.goto(`${k.host.url}?lang=en`);
       await kiosk.getByRole('button', { name: 'Pick up a parcel' }).click();
       await kiosk.getByText('Or hold the QR code from your SMS link up to the camera.').waitFor();

@@ -4,13 +4,18 @@ import { useEffect, useRef, useState } from 'react';
 /** How often a frame is read, and how long the same QR code is ignored once read. */
 const SCAN_EVERY_MS = 150;
 const SAME_CODE_QUIET_MS = 8000;
+/** A camera that would not start is asked again: after 1 s, then twice as long, up to 30 s. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30_000;
 
 /**
  * The kiosk's camera reading QR codes: a code shown from the recipient's page (or a
  * printed one) is handed to `onCode` exactly as if it had been typed, so it goes through
  * the same request and the same rate limit. Frames never leave this component. Without a
- * camera (none, or not allowed) nothing is shown. The same code held up for a while is
- * read once, not once a frame: every reading would cost an attempt.
+ * camera (none, or not allowed) nothing is shown. A camera that would not start (busy,
+ * slow to come up, plugged in later) is asked again while the screen is up, unless it was
+ * refused. The same code held up for a while is read once, not once a frame: every
+ * reading would cost an attempt.
  */
 export function CameraScanner({
   onCode,
@@ -59,22 +64,31 @@ export function CameraScanner({
       }, SCAN_EVERY_MS);
     };
     if (!navigator.mediaDevices?.getUserMedia) return;
-    navigator.mediaDevices
-      .getUserMedia({ video: { width: { ideal: 640 }, height: { ideal: 480 } }, audio: false })
-      .then(async (s) => {
-        if (stopped) {
-          s.getTracks().forEach((t) => t.stop());
-          return;
-        }
-        stream = s;
-        const v = video.current;
-        if (!v) return;
-        v.srcObject = s;
-        await v.play().catch(() => undefined);
-        setLive(true);
-        loop();
-      })
-      .catch(() => setLive(false));
+    const start = (retryMs: number) => {
+      navigator.mediaDevices
+        .getUserMedia({ video: { width: { ideal: 640 }, height: { ideal: 480 } }, audio: false })
+        .then(async (s) => {
+          if (stopped) {
+            s.getTracks().forEach((t) => t.stop());
+            return;
+          }
+          stream = s;
+          const v = video.current;
+          if (!v) return;
+          v.srcObject = s;
+          await v.play().catch(() => undefined);
+          setLive(true);
+          loop();
+        })
+        .catch((error: unknown) => {
+          setLive(false);
+          // Refused (the kiosk's permission): asking again would not change it.
+          if (stopped || (error instanceof DOMException && error.name === 'NotAllowedError'))
+            return;
+          timer = setTimeout(() => start(Math.min(retryMs * 2, RETRY_MAX_MS)), retryMs);
+        });
+    };
+    start(RETRY_FIRST_MS);
     return () => {
       stopped = true;
       clearTimeout(timer);
