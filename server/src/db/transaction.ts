@@ -99,3 +99,11 @@ export async function retried<T>(run: () => Promise<T>, attempts = ATTEMPTS): Pr
     }
   }
 }
+
+/**
+ * Where a terminal write path's statements run (issue 28): `tx`, in the caller's
+ * transaction (the sandbox, offline replays), a statement at a time; `sql`, a kiosk's
+ * request online, its read on its own and its write's transaction sent in one write
+ * (`inOneWrite`).
+ */
+export type WriteDb = { tx: TransactionSql } | { sql: Sql };

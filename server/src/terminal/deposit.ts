@@ -8,14 +8,14 @@ import {
 import type { Middleware } from 'koa';
 import type { Sql, TransactionSql } from '../db/connect';
 import { activeCourier, courierNotVerified } from './couriers';
-import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
+import { reportedTime, noteClockSkewAfter, type Reporter } from './reportedTime';
 import { newPickupCode, pickupCodeHash } from '../domain/secrets';
 import { linkTokenHash, newLinkToken, sealCode } from '../domain/recipientLink';
 import { recipientPageUrl } from '../recipient/page';
 import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
-import { inOneWrite, retried } from '../db/transaction';
+import { retried, type WriteDb } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { SANDBOX_SMS, type QueuedSms } from '../sms/channel';
@@ -25,11 +25,10 @@ import { shipmentEventCtes } from '../webhooks/events';
 import { shipmentColumns, type ShipmentView } from '../shipments/view';
 import { stationOf, type TerminalStation } from './auth';
 import {
+  lockedWrite,
   namedDoorQuery,
   smallestFreeDoorQuery,
   type StationLockMode,
-  underStationLock,
-  withCabinetVersion,
 } from './doorAssignment';
 import { sealForVerifier } from './verifierSeal';
 
@@ -126,8 +125,6 @@ async function claim(
 
 interface Assignment {
   door: number | null;
-  /** The station's cabinet version this transaction's commit makes (read in it, once deposited). */
-  cabinet_version?: string | null;
   code_taken: boolean;
   still_booked: boolean;
   /** The parcel was deposited, its event recorded. */
@@ -224,21 +221,19 @@ function assignDoor(
 }
 
 /**
- * Where a deposit's statements run. `tx`: in the caller's transaction (offline deposits,
- * the sandbox), the claim, then the lock and the door's statement. `sql`: a kiosk's
- * deposit online, in two round trips: the claim on its own (the door's statement checks
- * the parcel's row again), then the door's transaction in one write (`inOneWrite`: BEGIN,
- * the station's lock, the door's statement, the cabinet version it makes, COMMIT).
- */
-type DepositDb = { tx: TransactionSql } | { sql: Sql };
-
-/**
  * The deposit: read, then lock and assign (with the merchant's event). With `courierNo`
  * the courier is checked in the read; null (the sandbox's simulated courier, or one
  * checked already) skips it.
  */
 async function depositParcel(
-  db: DepositDb,
+  /**
+   * In the caller's transaction (offline deposits, the sandbox): the claim, then the lock
+   * and the door's statement. A kiosk's deposit online: two round trips, the claim on its
+   * own (the door's statement checks the parcel's row again), then the door's transaction
+   * in one write (BEGIN, the station's lock, the door's statement, the cabinet version it
+   * makes, COMMIT).
+   */
+  db: WriteDb,
   services: Services,
   station: TerminalStation,
   courier: { number: string } | { id: string | null },
@@ -285,25 +280,13 @@ async function depositParcel(
     // sent with the assignment: four couriers at one station choose their doors side by
     // side (and commit one after another).
     const code = { ...fresh, sms };
-    const assignUnderLock = (tx: TransactionSql) =>
-      underStationLock(
-        tx,
-        station.id,
-        () => assignDoor(tx, station, parcel, courierId, code, at, offline?.door, mode),
-        mode,
-      );
-    const assigned =
-      'tx' in db
-        ? await assignUnderLock(db.tx)
-        : await inOneWrite(db.sql, async (tx) => {
-            // Both modes bump the version as the door is filled (migration 028).
-            const [assignment, version] = await withCabinetVersion(
-              tx,
-              station.id,
-              assignUnderLock(tx),
-            );
-            return { ...assignment, cabinet_version: version };
-          });
+    // Both modes bump the version as the door is filled (migration 028).
+    const [assigned, cabinetVersion] = await lockedWrite(
+      db,
+      station.id,
+      (tx) => assignDoor(tx, station, parcel, courierId, code, at, offline?.door, mode),
+      mode,
+    );
     // Another deposit of the same parcel may have won while this one waited for the lock.
     if (!assigned.deposited && !assigned.still_booked) return { kind: 'not_found' };
     if (assigned.door === null)
@@ -312,28 +295,19 @@ async function depositParcel(
       if (assigned.code_taken || claims < 5) continue;
       throw new Error('deposit found a door and a free code but recorded nothing, five times');
     }
-    if (reporter) {
-      const skew = noteClockSkew(
-        reader,
-        reporter.log,
-        { shipmentId: parcel.id, at, terminalId: reporter.terminalId, stationId: station.id },
-        { previousAt: parcel.previous_at },
-      );
-      // Online the deposit is committed already: an alert of the kiosk's clock that could
-      // not be written is logged, and the courier still gets the door.
-      await ('tx' in db
-        ? skew
-        : skew.catch((error: unknown) =>
-            reporter.log.error({ err: error }, 'clock skew alert not recorded'),
-          ));
-    }
+    await noteClockSkewAfter(
+      db,
+      reporter,
+      { shipmentId: parcel.id, at, stationId: station.id },
+      parcel.previous_at,
+    );
     return {
       kind: 'deposited',
       door: assigned.door,
       trackingNumber: parcel.tracking_number,
       // Online, read in its transaction; in the caller's, none: read after its commit
       // (by `cabinetChanged`).
-      cabinetVersion: assigned.cabinet_version ?? null,
+      cabinetVersion,
     };
   }
 }

@@ -1,6 +1,6 @@
 import { ACCESSIBLE_HANDLE_MM, type Size } from '@locker/shared';
 import type { Sql, TransactionSql } from '../db/connect';
-import { inOrder } from '../db/transaction';
+import { inOneWrite, inOrder, type WriteDb } from '../db/transaction';
 import { sizesFitting } from '../domain/sizes';
 
 export interface FreeDoor {
@@ -161,4 +161,22 @@ export async function withCabinetVersion<T>(
     version,
   ]);
   return [result, station?.cabinet_version ?? null];
+}
+
+/**
+ * `statement` under the station's lock (`underStationLock`, in `mode`): in the caller's
+ * transaction (`tx`; the version is left to be read after its commit), or in a
+ * transaction of its own sent in one write with the cabinet version its commit makes
+ * (`sql`: BEGIN, the lock, the statement, the version, COMMIT). `statement` sends its
+ * query as it is called (`execute`).
+ */
+export async function lockedWrite<T>(
+  db: WriteDb,
+  stationId: string,
+  statement: (tx: TransactionSql) => PromiseLike<T>,
+  mode: StationLockMode = 'exclusive',
+): Promise<[T, string | null]> {
+  const locked = (tx: TransactionSql) => underStationLock(tx, stationId, () => statement(tx), mode);
+  if ('tx' in db) return [await locked(db.tx), null];
+  return inOneWrite(db.sql, (tx) => withCabinetVersion(tx, stationId, locked(tx)));
 }

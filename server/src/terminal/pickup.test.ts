@@ -7,6 +7,26 @@ const stack = useTestServer();
 const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
 const HOUR = 3_600_000;
 
+type Scene = Awaited<ReturnType<typeof stack.scene>>;
+
+/**
+ * The parcel's collection confirmed while the station's lock is held by hand, its read
+ * made (`whileStationLocked`); `meanwhile` changes something before the write.
+ */
+async function collectedWhileStationLocked(
+  scene: Scene,
+  shipmentId: string,
+  meanwhile: Parameters<typeof whileStationLocked>[3],
+) {
+  const [answer] = await whileStationLocked(
+    stack.sql,
+    scene.station.id,
+    [() => scene.terminal.api.post('/terminal/v1/door/confirm', { shipmentId, collected: true })],
+    meanwhile,
+  );
+  return answer!;
+}
+
 async function shipmentRow(id: string) {
   const [row] = await stack.sql`select * from shipments where id = ${id}`;
   return row!;
@@ -212,20 +232,13 @@ describe('POST /door/confirm', () => {
   it("tells the merchant and the recipient of the parcel as it is at its collection, though it changed after the confirm's read", async () => {
     const scene = await stack.scene('1:S');
     const { shipment } = await scene.deposit();
-    const [answer] = await whileStationLocked(
-      stack.sql,
-      scene.station.id,
-      [
-        () =>
-          scene.terminal.api.post('/terminal/v1/door/confirm', {
-            shipmentId: shipment.id,
-            collected: true,
-          }),
-      ],
+    const answer = await collectedWhileStationLocked(
+      scene,
+      shipment.id,
       (holder) => holder`
         update shipments set recipient_name = 'Zofia Nowicka' where id = ${shipment.id}`,
     );
-    expect(answer!.status).toBe(200);
+    expect(answer.status).toBe(200);
     const [event] = await stack.sql<{ body: string }[]>`
       select body from events where shipment_id = ${shipment.id} and type = 'shipment.collected'`;
     const body = JSON.parse(event!.body) as { data: { shipment: Record<string, unknown> } };
@@ -250,20 +263,13 @@ describe('POST /door/confirm', () => {
         select offline_verifier is not null as made from shipments where id = ${shipment.id}`;
       return row!.made;
     });
-    const [answer] = await whileStationLocked(
-      stack.sql,
-      scene.station.id,
-      [
-        () =>
-          scene.terminal.api.post('/terminal/v1/door/confirm', {
-            shipmentId: shipment.id,
-            collected: true,
-          }),
-      ],
+    const answer = await collectedWhileStationLocked(
+      scene,
+      shipment.id,
       (holder) => holder`
         update stations set name = 'Paczkomat Rynek Główny' where id = ${scene.station.id}`,
     );
-    expect(answer!.status).toBe(200);
+    expect(answer.status).toBe(200);
     const [receipt] = await stack.sql<{ text: string }[]>`
       select payload->>'text' as text from outbox
        where channel = 'sms' and shipment_id = ${shipment.id}

@@ -5,18 +5,18 @@ import {
   type PickupResponse,
 } from '@locker/shared';
 import type { Middleware } from 'koa';
-import type { Sql, TransactionSql } from '../db/connect';
+import type { TransactionSql } from '../db/connect';
 import type { Services } from '../services';
-import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
+import { reportedTime, noteClockSkewAfter, type Reporter } from './reportedTime';
 import { pickupCodeHash } from '../domain/secrets';
 import { readJson } from '../http/body';
 import { ProblemError, problem } from '../http/problem';
 import { validate } from '../http/validate';
 import { shipmentEventCtes } from '../webhooks/events';
 import { shipmentColumns, shipmentsWithStations, type ShipmentView } from '../shipments/view';
-import { inOneWrite, retried } from '../db/transaction';
+import { retried, type WriteDb } from '../db/transaction';
 import { stationOf } from './auth';
-import { underStationLock, withCabinetVersion } from './doorAssignment';
+import { lockedWrite } from './doorAssignment';
 import { attemptQuery, judgementOf, type JudgedRow } from '../ratelimit/slidingWindow';
 import { countAttempt, refuseOverLimit, windowOf } from './rateLimit';
 import { PICKUP_LIMIT } from './limits';
@@ -158,15 +158,6 @@ function collectStatement(
 }
 
 /**
- * Where a pickup's outcome is recorded. `tx`: in the caller's transaction (the sandbox),
- * the read, then the lock and the collection. `sql`: a kiosk's confirm, in two round
- * trips (issue 28, as a deposit's): the read on its own, then the collection's
- * transaction in one write (`inOneWrite`: BEGIN, the station's lock, the statement, the
- * cabinet version it makes, COMMIT), which holds the station for no round trip.
- */
-type PickupDb = { tx: TransactionSql } | { sql: Sql };
-
-/**
  * The outcome of a pickup; false when no parcel awaiting collection has that id at the
  * station. `collected: false` changes nothing: one read. `true`: the read, then the
  * collection (`collectStatement`), which checks what the read found; when that changed
@@ -175,7 +166,8 @@ type PickupDb = { tx: TransactionSql } | { sql: Sql };
  * caller's transaction: read after its commit by `cabinetChanged`).
  */
 async function pickupOutcome(
-  db: PickupDb,
+  /** A kiosk's confirm: the read, then the collection's transaction in one write. */
+  db: WriteDb,
   station: { id: string; freeStorageHours: number },
   shipmentId: string,
   collected: boolean,
@@ -199,40 +191,19 @@ async function pickupOutcome(
        where sh.id = ${shipmentId} and sh.destination_station_id = ${station.id}
          and sh.status = 'ready_for_pickup'`;
     if (!parcel) return false;
-    const [[write], cabinetVersion] =
-      'tx' in db
-        ? [
-            await underStationLock(db.tx, station.id, () =>
-              collectStatement(db.tx, station, parcel, at),
-            ),
-            null,
-          ]
-        : await inOneWrite(db.sql, (tx) =>
-            withCabinetVersion(
-              tx,
-              station.id,
-              underStationLock(tx, station.id, () => collectStatement(tx, station, parcel, at)),
-            ),
-          );
+    const [[write], cabinetVersion] = await lockedWrite(db, station.id, (tx) =>
+      collectStatement(tx, station, parcel, at),
+    );
     if (!write?.written) {
       if (reads < 5) continue;
       throw new Error('a collection found its parcel changed since its read, five times');
     }
-    if (reporter) {
-      const skew = noteClockSkew(
-        reader,
-        reporter.log,
-        { shipmentId, at, terminalId: reporter.terminalId, stationId: station.id },
-        { previousAt: parcel.previous_at },
-      );
-      // Online the collection is committed already: an alert of the kiosk's clock that
-      // could not be written is logged, and the kiosk still gets its answer.
-      await ('tx' in db
-        ? skew
-        : skew.catch((error: unknown) =>
-            reporter.log.error({ err: error }, 'clock skew alert not recorded'),
-          ));
-    }
+    await noteClockSkewAfter(
+      db,
+      reporter,
+      { shipmentId, at, stationId: station.id },
+      parcel.previous_at,
+    );
     return { cabinetVersion };
   }
 }

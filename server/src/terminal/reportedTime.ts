@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from '../db/connect';
+import type { WriteDb } from '../db/transaction';
 import { ProblemError } from '../http/problem';
 import type { Logger } from '../logger';
 import { eventTime } from '../domain/occurredAt';
@@ -79,4 +80,30 @@ export async function noteClockSkew(
   // Operations' monitoring matches `alert: "terminal_clock_skew"`.
   if (raised.length > 0)
     log.warn({ alert: 'terminal_clock_skew', ...fields }, 'terminal clock skew');
+}
+
+/**
+ * `noteClockSkew` for a write that read the parcel's previous event time before it
+ * (`previousAt`): in the caller's transaction as part of it; online after the commit,
+ * where an alert that could not be written is logged and the kiosk still gets its answer
+ * (the write is committed already). Nothing without a reporter (the sandbox).
+ */
+export async function noteClockSkewAfter(
+  db: WriteDb,
+  reporter: Reporter | undefined,
+  event: Omit<ReportedEvent, 'terminalId'>,
+  previousAt: Date | null,
+): Promise<void> {
+  if (!reporter) return;
+  const skew = noteClockSkew(
+    'tx' in db ? db.tx : db.sql,
+    reporter.log,
+    { ...event, terminalId: reporter.terminalId },
+    { previousAt },
+  );
+  await ('tx' in db
+    ? skew
+    : skew.catch((error: unknown) =>
+        reporter.log.error({ err: error }, 'clock skew alert not recorded'),
+      ));
 }

@@ -13,6 +13,12 @@ const returnsWhileStationLocked = (
   meanwhile?: Parameters<typeof whileStationLocked>[3],
 ) => whileStationLocked(stack.sql, scene.station.id, sends, meanwhile);
 
+/** The kiosk's grid as its poll gets it with `etag`: the status, the new ETag, the body. */
+async function gridOf(scene: Scene, etag: string) {
+  const answer = await scene.terminal.api.get('/terminal/v1/cabinet', { 'if-none-match': etag });
+  return { status: answer.status, etag: answer.headers.get('etag') ?? '', body: answer.body };
+}
+
 async function statusOf(id: string) {
   const [row] = await stack.sql`select status from shipments where id = ${id}`;
   return row?.status as string;
@@ -52,12 +58,7 @@ describe('POST /return', () => {
   it('shows its held door on the kiosk’s grid at once; resumed with the door held, changes nothing there', async () => {
     const scene = await stack.scene('1:S,2:S');
     const parcel = await scene.collected();
-    const grid = async (etag: string) => {
-      const answer = await scene.terminal.api.get('/terminal/v1/cabinet', {
-        'if-none-match': etag,
-      });
-      return { status: answer.status, etag: answer.headers.get('etag') ?? '', body: answer.body };
-    };
+    const grid = (etag: string) => gridOf(scene, etag);
     const before = await grid('"none"');
     const start = () =>
       scene.terminal.api.post('/terminal/v1/return', { trackingNumber: parcel.tracking_number });
@@ -373,12 +374,7 @@ describe('POST /return/confirm', () => {
   it('shows a released door available on the kiosk’s grid at once: its ETag before the release brings it, the new one a 304', async () => {
     const scene = await stack.scene('1:S,2:S');
     const parcel = await scene.collected();
-    const grid = async (etag: string) => {
-      const answer = await scene.terminal.api.get('/terminal/v1/cabinet', {
-        'if-none-match': etag,
-      });
-      return { status: answer.status, etag: answer.headers.get('etag') ?? '', body: answer.body };
-    };
+    const grid = (etag: string) => gridOf(scene, etag);
     const started = await scene.terminal.api.post('/terminal/v1/return', {
       trackingNumber: parcel.tracking_number,
     });

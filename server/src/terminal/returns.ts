@@ -7,11 +7,11 @@ import {
 } from '@locker/shared';
 import type { Middleware } from 'koa';
 import type { Sql, TransactionSql } from '../db/connect';
-import { reportedTime, noteClockSkew, type Reporter } from './reportedTime';
+import { reportedTime, noteClockSkewAfter, type Reporter } from './reportedTime';
 import type { Services } from '../services';
 import { readJson } from '../http/body';
 import { problem } from '../http/problem';
-import { inOneWrite, retried } from '../db/transaction';
+import { retried, type WriteDb } from '../db/transaction';
 import { CabinetFullProblem } from './cabinetFull';
 import { validate } from '../http/validate';
 import { shipmentEventCtes } from '../webhooks/events';
@@ -20,7 +20,7 @@ import { stationOf } from './auth';
 import { RETURN_LIMIT } from './limits';
 import { countAttempt, refuseOverLimit, windowOf } from './rateLimit';
 import { attemptQuery, judgementOf, type JudgedRow } from '../ratelimit/slidingWindow';
-import { smallestFreeDoorQuery, underStationLock, withCabinetVersion } from './doorAssignment';
+import { lockedWrite, smallestFreeDoorQuery } from './doorAssignment';
 
 /**
  * The parcel as the return's read finds it (without a lock): the shipment as the
@@ -148,16 +148,6 @@ function startStatement(tx: TransactionSql, stationId: string, parcel: ReturnCan
            (select position from door) as door`.execute();
 }
 
-/**
- * Where a return's statements run. `tx`: in the caller's transaction (the sandbox), the
- * read, then the lock and the write. `sql`: a kiosk's return, in two round trips: the
- * read on its own (with the rate limit's attempt, by the route), then the write's
- * transaction in one write (`inOneWrite`: BEGIN, the station's lock, the statement, the
- * cabinet version it makes, COMMIT). The write checks what the read found; when that
- * changed, the return reads again.
- */
-type ReturnDb = { tx: TransactionSql } | { sql: Sql };
-
 async function readCandidate(
   db: Sql | TransactionSql,
   stationId: string,
@@ -172,7 +162,8 @@ async function readCandidate(
  * route's, beside its rate limit; undefined when it found no parcel).
  */
 async function startOrResume(
-  db: ReturnDb,
+  /** A kiosk's return: the read, then the write's transaction in one write. */
+  db: WriteDb,
   stationId: string,
   trackingNumber: string,
   first?: { candidate: ReturnCandidate | undefined },
@@ -381,26 +372,6 @@ function releaseStatement(tx: TransactionSql, stationId: string, returnId: strin
 }
 
 /**
- * `statement` under the station's lock: in the caller's transaction (`tx`, the version
- * left to be read after its commit), or in a transaction of its own sent in one write
- * with the cabinet version its commit makes (`sql`).
- */
-async function lockedWrite<T>(
-  db: ReturnDb,
-  stationId: string,
-  statement: (tx: TransactionSql) => PromiseLike<T>,
-): Promise<[T, string | null]> {
-  if ('tx' in db) return [await underStationLock(db.tx, stationId, () => statement(db.tx)), null];
-  return inOneWrite(db.sql, (tx) =>
-    withCabinetVersion(
-      tx,
-      stationId,
-      underStationLock(tx, stationId, () => statement(tx)),
-    ),
-  );
-}
-
-/**
  * The outcome of a return; false when no return awaiting deposit has that id at the
  * station. `deposited: false` releases the door: one statement. `true`: the read of the
  * return and its parcel, then `depositStatement`, which checks what the read found; when
@@ -409,7 +380,8 @@ async function lockedWrite<T>(
  * transaction: read after its commit by `cabinetChanged`).
  */
 async function returnOutcome(
-  db: ReturnDb,
+  /** A kiosk's return: the read, then the write's transaction in one write. */
+  db: WriteDb,
   stationId: string,
   returnId: string,
   deposited: boolean,
@@ -441,21 +413,12 @@ async function returnOutcome(
       if (reads < 5) continue;
       throw new Error('a return deposit found its return changed since its read, five times');
     }
-    if (reporter) {
-      const skew = noteClockSkew(
-        reader,
-        reporter.log,
-        { shipmentId: parcel.id, at, terminalId: reporter.terminalId, stationId },
-        { previousAt: parcel.previous_at },
-      );
-      // Online the deposit is committed already: an alert of the kiosk's clock that could
-      // not be written is logged, and the kiosk still gets its answer.
-      await ('tx' in db
-        ? skew
-        : skew.catch((error: unknown) =>
-            reporter.log.error({ err: error }, 'clock skew alert not recorded'),
-          ));
-    }
+    await noteClockSkewAfter(
+      db,
+      reporter,
+      { shipmentId: parcel.id, at, stationId },
+      parcel.previous_at,
+    );
     // The spec's "merchant notified": the event is recorded with the deposit.
     return { cabinetVersion };
   }
