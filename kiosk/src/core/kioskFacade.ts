@@ -170,7 +170,10 @@ export class KioskFacade extends EventEmitter implements KioskApi {
           return deposits.assign(courierNo, trackingNumber);
         }
         const answer = await link.serve(() => link.client.deposit(courierNo, trackingNumber));
-        if (answer.ok) return answer.value.door;
+        if (answer.ok) {
+          deposits.filledOnline(trackingNumber, answer.value.door);
+          return answer.value.door;
+        }
         if (unreachable(answer) && !store.refused && deposits.ready) {
           alone = true;
           return deposits.assign(courierNo, trackingNumber);

@@ -6,6 +6,7 @@ import type { TerminalClient } from './client';
 import type { KioskDatabase } from './database';
 import type { KioskLog } from './log';
 import type { ReportQueue } from './reportQueue';
+import { serially } from './serially';
 
 // A courier's deposit while the service cannot be reached (docs/terminal-extensions.md,
 // "Offline operation"). While online the kiosk keeps its station's doors, the parcels the
@@ -63,8 +64,27 @@ export class OfflineDeposits {
     this.verified.add(courierNo);
   }
 
-  /** Brings the set up to date by ETag; a new set replaces the old one in one transaction. */
-  async sync(): Promise<void> {
+  /**
+   * Brings the set up to date by ETag; a new set replaces the old one in one transaction.
+   * One fetch at a time: a call made while one runs fetches again after it.
+   */
+  readonly sync = serially(() => this.fetchSet());
+
+  /**
+   * This kiosk's own deposit, recorded by the service online: until the next set, the door
+   * is not free here and the parcel not expected, so an outage within the minute does not
+   * offer that door or take that parcel in again. A deposit undone after (shut empty) keeps
+   * the door out of the kiosk's choice until the next set: the cautious side.
+   */
+  filledOnline(trackingNumber: string, door: number): void {
+    const db = this.d.db;
+    db.transaction(() => {
+      db.prepare('update offline_doors set free = 0 where position = ?').run(door);
+      db.prepare('delete from offline_expected where tracking_number = ?').run(trackingNumber);
+    })();
+  }
+
+  private async fetchSet(): Promise<void> {
     const held = this.d.db
       .prepare("select etag from offline_sets where name = 'deposits'")
       .get() as { etag: string | null } | undefined;

@@ -4,6 +4,7 @@ import { AttemptWindow } from './attemptWindow';
 import type { TerminalClient } from './client';
 import type { KioskDatabase } from './database';
 import type { KioskLog } from './log';
+import { serially } from './serially';
 
 // A pickup while the service cannot be reached (docs/terminal-extensions.md, "Offline
 // operation"; threat model in docs/decisions.md). While online the kiosk keeps its own
@@ -84,9 +85,12 @@ export class OfflinePickups {
 
   /**
    * Brings the set up to date: the ETag of the set held is sent, so an unchanged set costs
-   * a 304. A new set replaces the old one whole, in one transaction.
+   * a 304. A new set replaces the old one whole, in one transaction. One fetch at a time:
+   * a call made while one runs fetches again after it.
    */
-  async sync(): Promise<void> {
+  readonly sync = serially(() => this.fetchSet());
+
+  private async fetchSet(): Promise<void> {
     const held = this.d.db.prepare("select etag from offline_sets where name = 'pickups'").get() as
       { etag: string | null } | undefined;
     const answer = await this.d.client.offlinePickups(held?.etag ?? null);
