@@ -5,8 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor, createOperator, PASSWORD, REPO_ROOT } from '@locker/server/testing';
+import { cliActor, createOperator, PASSWORD } from '@locker/server/testing';
 import { checkAxe } from '../kiosk/screenChecks';
+import { forTheReadme, screenFile } from '../screenshots';
 import { consoleStack, DESK, operatorPage, TABLET, type ConsoleStack } from './fixture';
 import { DRITA_PHONE, networkScene } from './scene';
 
@@ -14,7 +15,6 @@ import { DRITA_PHONE, networkScene } from './scene';
 // skip link first with a visible focus, nothing spills sideways at 1280×720; and each is
 // photographed for the README (docs/screenshots/console-*.png).
 
-const SHOTS = path.join(REPO_ROOT, 'docs/screenshots');
 const execFileAsync = promisify(execFile);
 
 let c: ConsoleStack;
@@ -65,7 +65,9 @@ async function screen(page: Page, name: string, options: { skipLink?: boolean } 
   await page.evaluate(() => document.fonts.ready);
   await checkAxe(page, name);
   await checkFits(page, name);
-  await page.screenshot({ path: path.join(SHOTS, `console-${name}.png`) });
+  const file = screenFile(`console-${name}.png`);
+  await page.screenshot({ path: file });
+  forTheReadme(file);
   if (options.skipLink !== false) await checkKeyboard(page, name);
 }
 

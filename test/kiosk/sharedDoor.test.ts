@@ -1,10 +1,8 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '@locker/server';
 import { client, waitFor } from '@locker/server/testing';
 import { kioskScene, launchBrowser, typeOnKeypad, type KioskScene } from './fixture';
+import { forTheReadme, screenFile } from '../screenshots';
 import { queuedReports } from './restart';
 import { checkScreen } from './screenChecks';
 
@@ -13,15 +11,12 @@ import { checkScreen } from './screenChecks';
 // door (the kiosk asks); the customer types the one code, the door opens once, both are
 // collected, each confirmed on its own.
 
-const SHOTS = path.join(REPO_ROOT, 'test-results/screens');
-const DOCS = path.join(REPO_ROOT, 'docs/screenshots');
 const PORTRAIT = { width: 1080, height: 1920 };
 
 let browser: Browser;
 let k: KioskScene | undefined;
 beforeAll(async () => {
   browser = await launchBrowser();
-  mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await k?.stop();
@@ -29,9 +24,9 @@ afterAll(async () => {
 });
 
 async function shot(page: Page, name: string): Promise<void> {
-  const file = path.join(SHOTS, name);
+  const file = screenFile(name);
   await page.screenshot({ path: file });
-  copyFileSync(file, path.join(DOCS, name));
+  forTheReadme(file);
 }
 
 describe('a shared door on the kiosk', () => {

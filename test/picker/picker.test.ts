@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import axe from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   REPO_ROOT,
@@ -14,13 +14,19 @@ import {
   useTestServer,
 } from '@locker/server/testing';
 import { launchBrowser } from '../browser';
+import { forTheReadme, screenFile } from '../screenshots';
 
 // The locker picker (<locker-picker>, issue 27) on a shop's checkout page, as
 // docs/merchant-api.md prints it: the page's HTML, its checkout.js and the shop's proxy,
 // each the block as written, against the real server and the real finder, in Chromium,
 // under a strict Content-Security-Policy with Trusted Types.
 
-const SHOTS = path.join(REPO_ROOT, 'docs/screenshots');
+/** The picker's photograph for the README (test/screenshots.ts). */
+async function shot(locator: Locator, name: string): Promise<void> {
+  const file = screenFile(name);
+  await locator.screenshot({ path: file });
+  forTheReadme(file);
+}
 const HEADING = 'The locker picker on a checkout page';
 const NEAR = '42.6629,21.1655';
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as FunctionConstructor;
@@ -273,7 +279,7 @@ describe('the locker picker', () => {
       )
       .toBe(1);
     await checkAxe(page, 'list');
-    await page.locator('main').screenshot({ path: path.join(SHOTS, 'picker-en.png') });
+    await shot(page.locator('main'), 'picker-en.png');
     expect(violations).toEqual([]);
     await page.context().close();
   });
@@ -325,7 +331,7 @@ describe('the locker picker', () => {
     await expect.poll(async () => (await events()).length).toBe(2);
     expect((await events())[1]).toMatchObject({ code: 'PR06', address: null });
     expect(await options(page).nth(1).getAttribute('aria-selected')).toBe('false');
-    await page.locator('main').screenshot({ path: path.join(SHOTS, 'picker-en-chosen.png') });
+    await shot(page.locator('main'), 'picker-en-chosen.png');
     await checkAxe(page, 'chosen');
     expect(violations).toEqual([]);
     await page.context().close();
@@ -380,7 +386,7 @@ describe('the locker picker', () => {
       if (c.query.lang === 'sq') {
         // Weekdays in the language (ICU's Albanian), times as the station's clock says.
         expect(text).toMatch(/Orari \(ora vendore\): Hën–Pre 08:00–20:00; Sht 09:00–14:00/);
-        await page.locator('main').screenshot({ path: path.join(SHOTS, 'picker-sq.png') });
+        await shot(page.locator('main'), 'picker-sq.png');
       }
       if (c.query.lang !== 'none') {
         const lang = await page.evaluate(() =>
@@ -407,7 +413,7 @@ describe('the locker picker', () => {
       .toBe('No locker near this address has a free door within wheelchair reach for your parcel.');
     expect(await options(page).count()).toBe(0);
     await checkAxe(page, 'empty');
-    await page.locator('main').screenshot({ path: path.join(SHOTS, 'picker-en-empty.png') });
+    await shot(page.locator('main'), 'picker-en-empty.png');
     // And back: the filter off lists it again.
     await page.getByRole('checkbox', { name: /wheelchair reach/ }).uncheck();
     await expect.poll(() => options(page).count()).toBe(1);
@@ -459,7 +465,7 @@ describe('the locker picker', () => {
       .poll(() => status(page).textContent())
       .toBe('Dolaplar yüklenemedi. Lütfen tekrar deneyin. Mağazanın sunucusu 502 yanıtını verdi.');
     expect(await options(page).count()).toBe(0);
-    await page.locator('main').screenshot({ path: path.join(SHOTS, 'picker-tr-error.png') });
+    await shot(page.locator('main'), 'picker-tr-error.png');
     await checkAxe(page, 'error tr');
     // The finder is back; "Try again", from the keyboard, asks again.
     mended = true;
