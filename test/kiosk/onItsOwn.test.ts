@@ -349,6 +349,68 @@ describe('deposits on its own', () => {
     k.cabinet.closeDoor(3, true);
     expect(k.core.deposits.deposit(q.tracking_number)).toMatchObject({ state: 'queued', door: 3 });
   });
+
+  it("fetches the whole set after its own online deposit, so a deposit undone since is the service's again", async () => {
+    const k = await kioskScene('1:S,2:S,3:M');
+    cleanup.push(
+      () => k.host.close(),
+      () => k.core.stop(),
+    );
+    const first = await k.stack.shipment(k.scene.org.id, k.scene.station.id);
+    const p = await k.stack.shipment(k.scene.org.id, k.scene.station.id, { size: 'S' });
+    const courier = k.scene.courier.number;
+    await k.scene.terminal.api.post('/terminal/v1/deposit', {
+      courierNo: courier,
+      trackingNumber: first.tracking_number,
+    });
+    await k.core.deposits.sync();
+    expect(await k.core.verifyCourier(courier)).toMatchObject({ kind: 'verified' });
+    expect(await k.core.deposit(courier, p.tracking_number)).toEqual({
+      kind: 'door_open',
+      door: 2,
+    });
+    // Shut empty: the service undoes it, and the station's set is again what it was.
+    k.cabinet.closeDoor(2, false);
+    await waitFor(async () => {
+      const [row] = await k.stack.sql<{ status: string }[]>`
+        select status from shipments where id = ${p.id}`;
+      return row!.status === 'booked' ? true : undefined;
+    });
+    // The set as the service has it now, not the kiosk's note (a 304 would have kept it).
+    await k.core.deposits.sync();
+    await k.stack.server.close();
+    expect(await k.core.deposit(courier, p.tracking_number)).toEqual({
+      kind: 'door_open',
+      door: 2,
+    });
+    k.cabinet.closeDoor(2, true);
+  });
+
+  it("does not offer the door this kiosk holds for a customer's return", async () => {
+    const k = await kioskScene('1:S,2:S,3:M');
+    cleanup.push(
+      () => k.host.close(),
+      () => k.core.stop(),
+    );
+    // A parcel collected here (its courier deposited it: the kiosk keeps their verifier),
+    // and one S parcel expected; the set read with every door free.
+    const back = await k.scene.collected();
+    const q = await k.stack.shipment(k.scene.org.id, k.scene.station.id, { size: 'S' });
+    await k.core.deposits.sync();
+    expect(k.core.deposits.ready).toBe(true);
+    const started = await k.core.startReturn(back.tracking_number);
+    expect(started).toMatchObject({ kind: 'door_open', door: 1 });
+    k.cabinet.closeDoor(1, true);
+    // The courier, verified online, goes on depositing when the service goes away.
+    const courier = k.scene.courier.number;
+    expect(await k.core.verifyCourier(courier)).toMatchObject({ kind: 'verified' });
+    await k.stack.server.close();
+    expect(await k.core.deposit(courier, q.tracking_number)).toEqual({
+      kind: 'door_open',
+      door: 2,
+    });
+    k.cabinet.closeDoor(2, true);
+  });
 });
 
 describe('the screen of a locker on its own', () => {

@@ -171,7 +171,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
         }
         const answer = await link.serve(() => link.client.deposit(courierNo, trackingNumber));
         if (answer.ok) {
-          deposits.filledOnline(trackingNumber, answer.value.door);
+          this.changedOnline({ door: answer.value.door, trackingNumber });
           return answer.value.door;
         }
         if (unreachable(answer) && !store.refused && deposits.ready) {
@@ -188,6 +188,19 @@ export class KioskFacade extends EventEmitter implements KioskApi {
       else if (result.kind === 'unavailable') deposits.undone(trackingNumber);
       return result;
     });
+  }
+
+  /**
+   * The service recorded a change at this station through this kiosk: its deposit set
+   * follows (offlineDeposit.ts `changedOnline`). The service's word already stands, so a
+   * failure to note it here (the disk) is logged and the flow goes on to its door.
+   */
+  private changedOnline(change: { door?: number; trackingNumber?: string }): void {
+    try {
+      this.parts.deposits.changedOnline(change);
+    } catch (error) {
+      this.log.error({ error: String(error) }, 'deposit set not updated');
+    }
   }
 
   /** Issue 27 (sharedDoorFlow.ts): only online; any failure is "no", never a refusal. */
@@ -209,7 +222,9 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     this.touched();
     const { link, flows } = this.parts;
     return this.guarded('depositShared', () =>
-      depositShared(link, flows, { courierNo, trackingNumber, door }),
+      depositShared(link, flows, { courierNo, trackingNumber, door }, (joined) =>
+        this.changedOnline({ door: joined, trackingNumber }),
+      ),
     );
   }
 
@@ -227,9 +242,11 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     stationCode: string,
   ): Promise<RerouteResult> {
     this.touched();
-    return this.guarded('rerouteDeposit', () =>
-      rerouteDeposit(this.parts.link, courierNo, trackingNumber, stationCode),
-    );
+    return this.guarded('rerouteDeposit', async () => {
+      const result = await rerouteDeposit(this.parts.link, courierNo, trackingNumber, stationCode);
+      if (result.kind === 'rerouted') this.changedOnline({ trackingNumber });
+      return result;
+    });
   }
 
   startReturn(trackingNumber: string): Promise<ReturnResult> {
@@ -238,6 +255,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     return this.guarded('startReturn', async () => {
       const answer = await link.serve(() => link.client.startReturn(trackingNumber));
       if (!answer.ok) return refusalOf(answer);
+      this.changedOnline({ door: answer.value.door });
       return flows.startReturn(answer.value.door, answer.value.returnId, trackingNumber);
     });
   }

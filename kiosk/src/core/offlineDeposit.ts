@@ -70,26 +70,39 @@ export class OfflineDeposits {
    */
   readonly sync = serially(() => this.fetchSet());
 
+  /** Changes noted by `changedOnline`: a fetch that saw one land meanwhile is not kept. */
+  private changes = 0;
+
   /**
-   * This kiosk's own deposit, recorded by the service online: until the next set, the door
-   * is not free here and the parcel not expected, so an outage within the minute does not
-   * offer that door or take that parcel in again. A deposit undone after (shut empty) keeps
-   * the door out of the kiosk's choice until the next set: the cautious side.
+   * What the service recorded through this kiosk online since the set was read: a door
+   * filled (a deposit, a return's door held) and a parcel no longer expected here
+   * (deposited, re-routed). Until the next set the door is not free here and the parcel
+   * not expected, so an outage within the minute neither offers that door nor takes that
+   * parcel in again. The set's ETag is forgotten, so the next fetch brings the whole set
+   * (a 304 would keep this guess, say after the deposit was undone); a fetch in flight
+   * meanwhile, perhaps read before the change, is not kept.
    */
-  filledOnline(trackingNumber: string, door: number): void {
+  changedOnline(change: { door?: number; trackingNumber?: string }): void {
     const db = this.d.db;
     db.transaction(() => {
-      db.prepare('update offline_doors set free = 0 where position = ?').run(door);
-      db.prepare('delete from offline_expected where tracking_number = ?').run(trackingNumber);
+      if (change.door !== undefined)
+        db.prepare('update offline_doors set free = 0 where position = ?').run(change.door);
+      if (change.trackingNumber !== undefined)
+        db.prepare('delete from offline_expected where tracking_number = ?').run(
+          change.trackingNumber,
+        );
+      db.prepare("update offline_sets set etag = null where name = 'deposits'").run();
     })();
+    this.changes++;
   }
 
   private async fetchSet(): Promise<void> {
     const held = this.d.db
       .prepare("select etag from offline_sets where name = 'deposits'")
       .get() as { etag: string | null } | undefined;
+    const changes = this.changes;
     const answer = await this.d.client.offlineDeposits(held?.etag ?? null);
-    if (!answer.ok || answer.value === null) return;
+    if (!answer.ok || answer.value === null || changes !== this.changes) return;
     const { set, etag } = answer.value;
     const db = this.d.db;
     db.transaction(() => {

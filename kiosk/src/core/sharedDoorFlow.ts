@@ -31,19 +31,23 @@ export async function checkSharedDoor(
 
 /**
  * The join, then the door: the same steps as a deposit (doorFlows.ts `deposit`), the
- * service naming the door it joined. A door shut empty is reported as for any deposit.
+ * service naming the door it joined (told to `recorded` before the door opens). A door
+ * shut empty is reported as for any deposit.
  */
 export function depositShared(
   link: Link,
   flows: DoorFlows,
   parcel: { courierNo: string; trackingNumber: string; door: number },
+  recorded: (door: number) => void,
 ): Promise<DepositResult> {
   const { courierNo, trackingNumber, door } = parcel;
   return flows.deposit({ courierNo, trackingNumber }, async () => {
     const answer = await link.serve(() =>
       link.client.depositShared(courierNo, trackingNumber, door),
     );
-    return answer.ok ? answer.value.door : refusalOf(answer);
+    if (!answer.ok) return refusalOf(answer);
+    recorded(answer.value.door);
+    return answer.value.door;
   });
 }
 
