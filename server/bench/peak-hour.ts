@@ -24,6 +24,8 @@
  * themselves are not opened).
  * The servers reach PostgreSQL over its Unix-domain socket (PEAK_PG_TCP=1: loopback TCP).
  * PEAK_PG_SETTINGS: extra PostgreSQL settings for the run, PEAK_PG_LOG: a file for its log.
+ * PEAK_CPUS: the parts pinned to CPUs before each run, e.g. `server=0 postgres=1
+ * generator=1` (peak/processes.ts `pinParts`).
  */
 import { BENCH_SECRET } from './harness';
 import { costBreakdown } from './peak/breakdown';
@@ -47,6 +49,7 @@ import {
   postgresPids,
   outboxLag,
   peakDatabase,
+  pinParts,
   requestStatements,
   resetStatements,
   startServerProcess,
@@ -263,6 +266,7 @@ async function runPhase(ctx: Context, phase: Phase) {
   const since = new Date();
   if (STATEMENTS) await resetStatements(ctx.sql);
   const pids = servers.map((s) => s.pid);
+  if (process.env.PEAK_CPUS) console.log(`pinned: ${pinParts(process.env.PEAK_CPUS, pids)}`);
   // Found once, before the run: the measured part's first turn then reads a few files.
   const pgPids = postgresPids();
   let before = cpuSnapshot(pids, pgPids);

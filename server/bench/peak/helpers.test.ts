@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { codeSmsNotOnce, depositsNotInTheirDoor, doublyOccupied } from './invariants';
 import { owedBy, scheduledAt } from './driver';
-import { isBackground } from './processes';
+import { isBackground, pinParts } from './processes';
 import { DEFAULT_SHARES, polishBusiestHour, poolsFor, scaled, totalRate } from './plan';
 import { nextFraction, percentile, Recorder, sustained } from './stats';
 
@@ -202,6 +205,23 @@ describe('peak-hour invariants', () => {
         expect(owedBy(due + 0.001, rate, rampMs), `${rate}/s #${n}`).toBeGreaterThanOrEqual(n);
         expect(owedBy(due - 0.01, rate, rampMs), `${rate}/s #${n}`).toBe(n - 1);
       }
+    }
+  });
+});
+
+describe('PEAK_CPUS', () => {
+  it('pins every thread of a part to the CPUs named, and refuses a part it does not know', async () => {
+    const child = spawn('sleep', ['30']);
+    await once(child, 'spawn');
+    try {
+      const allowed = () =>
+        /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+      expect(pinParts('server=0', [child.pid!])).toBe('server on CPU 0 (1 process)');
+      expect(allowed()).toBe('0');
+      expect(() => pinParts('kiosk=0', [child.pid!])).toThrow(/PEAK_CPUS: "kiosk=0"/);
+      expect(() => pinParts('server=all', [child.pid!])).toThrow(/PEAK_CPUS: "server=all"/);
+    } finally {
+      child.kill();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -138,6 +138,37 @@ function machineJiffies(): { busy: number; total: number } {
 export function postgresPids(): number[] {
   const pg = postmasterPid();
   return [pg, ...childrenOf(pg)];
+}
+
+/**
+ * PEAK_CPUS, e.g. `server=0 postgres=1 generator=1`: every thread of each part pinned to
+ * those CPUs (`taskset`) before a run; PostgreSQL's postmaster too, so the backends it
+ * forks later inherit them. A part not named keeps every CPU. To see what the server and
+ * PostgreSQL cost each other on shared cores (README, the eighteenth round).
+ */
+export function pinParts(spec: string, serverPids: number[]): string {
+  const parts: Record<string, () => number[]> = {
+    server: () => serverPids,
+    postgres: postgresPids,
+    generator: () => [process.pid],
+  };
+  const entries = spec
+    .split(' ')
+    .filter(Boolean)
+    .map((entry) => {
+      const [part, cpus] = entry.split('=');
+      const pids = parts[part ?? ''];
+      if (!pids || !cpus || !/^\d+([,-]\d+)*$/.test(cpus))
+        throw new Error(`PEAK_CPUS: "${entry}" is not server=, postgres= or generator= CPUs`);
+      return { part, cpus, pids };
+    });
+  return entries
+    .map(({ part, cpus, pids }) => {
+      const found = pids();
+      for (const pid of found) execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)]);
+      return `${part} on CPU ${cpus} (${found.length} process${found.length === 1 ? '' : 'es'})`;
+    })
+    .join(', ');
 }
 
 /**
