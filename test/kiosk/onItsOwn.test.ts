@@ -187,6 +187,76 @@ describe('a locker on its own', () => {
     expect(k.core.offline.handout(a.shipment.id)).toMatchObject({ state: 'service_404' });
     expect(k.core.offline.handedOut(a.shipment.id)).toBe(false);
   });
+
+  it('never opens a door again, on its own, for a code collected there online a moment before the outage', async () => {
+    // The sets are fetched at the first heartbeat and then only when the test asks, as a
+    // production kiosk's every 15 s leaves a window after each pickup.
+    const k = await kioskScene('1:S,2:S,3:M', {}, { cabinetPollSeconds: 3600 });
+    cleanup.push(
+      () => k.host.close(),
+      () => k.core.stop(),
+    );
+    const a = await k.scene.deposit();
+    const c = await k.scene.deposit();
+    expect([a.door, c.door]).toEqual([1, 2]);
+    await waitFor(async () => {
+      await k.core.offline.sync();
+      return k.core.offline.held() === 2 ? true : undefined;
+    });
+    // Online: A's recipient collects from door 1, and the confirm goes out.
+    expect(await k.core.pickup(a.code)).toEqual({ kind: 'door_open', door: 1 });
+    k.cabinet.closeDoor(1, false);
+    await waitFor(async () => {
+      const [row] = await k.stack.sql<{ status: string }[]>`
+        select status from shipments where id = ${a.shipment.id}`;
+      return row!.status === 'collected' ? true : undefined;
+    });
+    await waitFor(async () => ((await k.core.getState()).pendingReports === 0 ? true : undefined));
+    // A courier puts another recipient's parcel into door 1; then the service goes away.
+    const b = await k.scene.deposit();
+    expect(b.door).toBe(1);
+    await k.stack.server.close();
+
+    // A's code no longer opens door 1 (B's parcel is in it); C's still opens door 2.
+    expect(await k.core.pickup(a.code)).toEqual({ kind: 'invalid_code' });
+    expect(await k.core.pickup(c.code)).toEqual({ kind: 'door_open', door: 2 });
+    k.cabinet.closeDoor(2, false);
+  });
+
+  it('never opens a door, on its own, for an old code once this kiosk gave that door to a new deposit', async () => {
+    const k = await kioskScene('1:S,2:S,3:M', {}, { cabinetPollSeconds: 3600 });
+    cleanup.push(
+      () => k.host.close(),
+      () => k.core.stop(),
+    );
+    const a = await k.scene.deposit();
+    const c = await k.scene.deposit();
+    await waitFor(async () => {
+      await k.core.offline.sync();
+      return k.core.offline.held() === 2 ? true : undefined;
+    });
+    // A is collected elsewhere than through this kiosk's screen (its set still has A's code).
+    const picked = await k.scene.terminal.api.post('/terminal/v1/pickup', { code: a.code });
+    expect(picked.body.door).toBe(1);
+    await k.scene.terminal.api.post('/terminal/v1/door/confirm', {
+      shipmentId: a.shipment.id,
+      collected: true,
+    });
+    // A courier deposits at this kiosk: door 1, empty, gets B; then the service goes away.
+    const b = await k.stack.shipment(k.scene.org.id, k.scene.station.id, { size: 'S' });
+    const courier = k.scene.courier.number;
+    expect(await k.core.verifyCourier(courier)).toMatchObject({ kind: 'verified' });
+    expect(await k.core.deposit(courier, b.tracking_number)).toEqual({
+      kind: 'door_open',
+      door: 1,
+    });
+    k.cabinet.closeDoor(1, true);
+    await k.stack.server.close();
+
+    expect(await k.core.pickup(a.code)).toEqual({ kind: 'invalid_code' });
+    expect(await k.core.pickup(c.code)).toEqual({ kind: 'door_open', door: 2 });
+    k.cabinet.closeDoor(2, false);
+  });
 });
 
 describe('deposits on its own', () => {

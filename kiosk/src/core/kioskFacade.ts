@@ -118,6 +118,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
       }
       const { door, shipmentId, trackingNumber } = answer.value;
       if (offline.handedOut(shipmentId)) return { kind: 'invalid_code' as const };
+      this.kept('pickup set', () => offline.forgetDoor(door));
       // Issue 27: the door may hold more parcels for this code; each is confirmed on its own.
       const others = await sharedDoorOthers(link, shipmentId);
       return flows.pickup(door, { shipmentId, trackingNumber }, others);
@@ -171,7 +172,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
         }
         const answer = await link.serve(() => link.client.deposit(courierNo, trackingNumber));
         if (answer.ok) {
-          this.changedOnline({ door: answer.value.door, trackingNumber });
+          this.emptyDoorFilled(answer.value.door, trackingNumber);
           return answer.value.door;
         }
         if (unreachable(answer) && !store.refused && deposits.ready) {
@@ -193,13 +194,28 @@ export class KioskFacade extends EventEmitter implements KioskApi {
   /**
    * The service recorded a change at this station through this kiosk: its deposit set
    * follows (offlineDeposit.ts `changedOnline`). The service's word already stands, so a
-   * failure to note it here (the disk) is logged and the flow goes on to its door.
+   * failure to note it here (the disk) is logged and the flow goes on to its door (as a
+   * pickup's note to the pickup set).
    */
   private changedOnline(change: { door?: number; trackingNumber?: string }): void {
+    this.kept('deposit set', () => this.parts.deposits.changedOnline(change));
+  }
+
+  /**
+   * An empty door the service gave through this kiosk to a deposit (`trackingNumber`) or
+   * a return: taken in the deposit set, and no code of the pickup set opens it any more.
+   */
+  private emptyDoorFilled(door: number, trackingNumber?: string): void {
+    this.changedOnline({ door, trackingNumber });
+    this.kept('pickup set', () => this.parts.offline.forgetDoor(door));
+  }
+
+  /** A note to an offline set (`what`) of a change the service made: logged if it fails. */
+  private kept(what: string, note: () => void): void {
     try {
-      this.parts.deposits.changedOnline(change);
+      note();
     } catch (error) {
-      this.log.error({ error: String(error) }, 'deposit set not updated');
+      this.log.error({ error: String(error) }, `${what} not updated`);
     }
   }
 
@@ -255,7 +271,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     return this.guarded('startReturn', async () => {
       const answer = await link.serve(() => link.client.startReturn(trackingNumber));
       if (!answer.ok) return refusalOf(answer);
-      this.changedOnline({ door: answer.value.door });
+      this.emptyDoorFilled(answer.value.door);
       return flows.startReturn(answer.value.door, answer.value.returnId, trackingNumber);
     });
   }

@@ -90,11 +90,34 @@ export class OfflinePickups {
    */
   readonly sync = serially(() => this.fetchSet());
 
+  /** Doors forgotten by `forgetDoor`: a fetch that saw one meanwhile is not kept. */
+  private changes = 0;
+
+  /**
+   * The service opened `door` through this kiosk online for a pickup, or gave it, empty,
+   * to a deposit or a return: every verifier of that door is dropped until the next set.
+   * Once a collection's confirm has gone out the queue no longer tells (`USABLE`), and an
+   * outage before the next set would open the door again for an old code, by then
+   * perhaps holding another recipient's parcel. The set's ETag is forgotten, so the next
+   * fetch brings it whole (a parcel left in the door is the service's again), and a fetch
+   * in flight meanwhile, perhaps read before, is not kept.
+   */
+  forgetDoor(door: number): void {
+    const db = this.d.db;
+    db.transaction(() => {
+      db.prepare('delete from offline_pickups where door = ?').run(door);
+      db.prepare("update offline_sets set etag = null where name = 'pickups'").run();
+    })();
+    this.changes++;
+    this.parsed = null;
+  }
+
   private async fetchSet(): Promise<void> {
     const held = this.d.db.prepare("select etag from offline_sets where name = 'pickups'").get() as
       { etag: string | null } | undefined;
+    const changes = this.changes;
     const answer = await this.d.client.offlinePickups(held?.etag ?? null);
-    if (!answer.ok || answer.value === null) return;
+    if (!answer.ok || answer.value === null || changes !== this.changes) return;
     const { set, etag } = answer.value;
     const insert = this.d.db.prepare(
       'insert into offline_pickups (shipment_id, door, collect_until, verifier) values (?, ?, ?, ?)',
