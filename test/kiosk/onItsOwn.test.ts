@@ -203,8 +203,11 @@ describe('a locker on its own', () => {
       await k.core.offline.sync();
       return k.core.offline.held() === 2 ? true : undefined;
     });
-    // Online: A's recipient collects from door 1, and the confirm goes out.
+    // Online: A's recipient collects from door 1, and the confirm goes out. A set fetched
+    // while the door is open still has A (the service has it awaiting pickup until then).
     expect(await k.core.pickup(a.code)).toEqual({ kind: 'door_open', door: 1 });
+    await k.core.offline.sync();
+    expect(k.core.offline.held()).toBe(2);
     k.cabinet.closeDoor(1, false);
     await waitFor(async () => {
       const [row] = await k.stack.sql<{ status: string }[]>`
@@ -253,6 +256,66 @@ describe('a locker on its own', () => {
     k.cabinet.closeDoor(1, true);
     await k.stack.server.close();
 
+    expect(await k.core.pickup(a.code)).toEqual({ kind: 'invalid_code' });
+    expect(await k.core.pickup(c.code)).toEqual({ kind: 'door_open', door: 2 });
+    k.cabinet.closeDoor(2, false);
+  });
+
+  it('opens a door on its own for a code whose parcel stayed in it when opened online', async () => {
+    const k = await kioskScene('1:S,2:S', {}, { cabinetPollSeconds: 3600 });
+    cleanup.push(
+      () => k.host.close(),
+      () => k.core.stop(),
+    );
+    const a = await k.scene.deposit();
+    await waitFor(async () => {
+      await k.core.offline.sync();
+      return k.core.offline.held() === 1 ? true : undefined;
+    });
+    // Opened online, shut with the parcel still inside: the service is told it stayed.
+    expect(await k.core.pickup(a.code)).toEqual({ kind: 'door_open', door: 1 });
+    k.cabinet.closeDoor(1, true);
+    // Its door session reported, and the report answered.
+    await waitFor(async () => {
+      const state = await k.core.getState();
+      return state.session?.phase === 'reported' && state.pendingReports === 0 ? true : undefined;
+    });
+    await k.stack.server.close();
+    expect(await k.core.pickup(a.code)).toEqual({ kind: 'door_open', door: 1 });
+    k.cabinet.closeDoor(1, false);
+  });
+
+  it('never opens a door, on its own, for an old code once it took a parcel into that door itself', async () => {
+    const k = await kioskScene('1:S,2:S,3:M', {}, { cabinetPollSeconds: 3600 });
+    cleanup.push(
+      () => k.host.close(),
+      () => k.core.stop(),
+    );
+    const a = await k.scene.deposit();
+    const c = await k.scene.deposit();
+    await waitFor(async () => {
+      await k.core.offline.sync();
+      return k.core.offline.held() === 2 ? true : undefined;
+    });
+    // A is collected elsewhere; the kiosk's deposit set is read after it (door 1 free, B
+    // expected), its pickup set not (it still has A's code for door 1).
+    const picked = await k.scene.terminal.api.post('/terminal/v1/pickup', { code: a.code });
+    expect(picked.body.door).toBe(1);
+    await k.scene.terminal.api.post('/terminal/v1/door/confirm', {
+      shipmentId: a.shipment.id,
+      collected: true,
+    });
+    const b = await k.stack.shipment(k.scene.org.id, k.scene.station.id, { size: 'S' });
+    await k.core.deposits.sync();
+    const courier = k.scene.courier.number;
+    expect(await k.core.verifyCourier(courier)).toMatchObject({ kind: 'verified' });
+    await k.stack.server.close();
+    // On its own: B into door 1, the smallest free door; A's code no longer opens it.
+    expect(await k.core.deposit(courier, b.tracking_number)).toEqual({
+      kind: 'door_open',
+      door: 1,
+    });
+    k.cabinet.closeDoor(1, true);
     expect(await k.core.pickup(a.code)).toEqual({ kind: 'invalid_code' });
     expect(await k.core.pickup(c.code)).toEqual({ kind: 'door_open', door: 2 });
     k.cabinet.closeDoor(2, false);

@@ -81,6 +81,9 @@ function assemble(
     answered: (r, status) => {
       if (r.kind === 'door' && status === 404 && typeof r.body.shipmentId === 'string')
         offline.confirmNotFound(r.body.shipmentId);
+      // The parcel stayed in its door, as the service now knows: its code opens it again.
+      if (r.kind === 'door' && status === 200 && r.body.collected === false)
+        offline.stayed(String(r.body.shipmentId));
       if (r.kind === 'offline_deposit' && typeof r.body.trackingNumber === 'string')
         deposits.answered(r.body.trackingNumber, status);
     },

@@ -9,6 +9,7 @@ import type {
   KioskApi,
   KioskState,
   PickupResult,
+  Refusal,
   ReturnChoiceResult,
   ReturnResult,
   SensorReading,
@@ -118,9 +119,12 @@ export class KioskFacade extends EventEmitter implements KioskApi {
       }
       const { door, shipmentId, trackingNumber } = answer.value;
       if (offline.handedOut(shipmentId)) return { kind: 'invalid_code' as const };
-      this.kept('pickup set', () => offline.forgetDoor(door));
-      // Issue 27: the door may hold more parcels for this code; each is confirmed on its own.
+      // Barred before the door opens: the shared door's other parcels with it.
       const others = await sharedDoorOthers(link, shipmentId);
+      this.kept('pickup set', () =>
+        offline.bar(door, [shipmentId, ...others.map((o) => o.shipmentId)]),
+      );
+      // Issue 27: the door may hold more parcels for this code; each is confirmed on its own.
       return flows.pickup(door, { shipmentId, trackingNumber }, others);
     });
   }
@@ -168,7 +172,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
       const result = await flows.deposit({ courierNo, trackingNumber }, async () => {
         if (this.alone(deposits.ready)) {
           alone = true;
-          return deposits.assign(courierNo, trackingNumber);
+          return this.takenInAlone(courierNo, trackingNumber);
         }
         const answer = await link.serve(() => link.client.deposit(courierNo, trackingNumber));
         if (answer.ok) {
@@ -177,7 +181,7 @@ export class KioskFacade extends EventEmitter implements KioskApi {
         }
         if (unreachable(answer) && !store.refused && deposits.ready) {
           alone = true;
-          return deposits.assign(courierNo, trackingNumber);
+          return this.takenInAlone(courierNo, trackingNumber);
         }
         return refusalOf(answer);
       });
@@ -201,13 +205,20 @@ export class KioskFacade extends EventEmitter implements KioskApi {
     this.kept('deposit set', () => this.parts.deposits.changedOnline(change));
   }
 
+  /** A deposit on the kiosk's own: the door it chose opens for no old code of the pickup set. */
+  private takenInAlone(courierNo: string, trackingNumber: string): number | Refusal {
+    const door = this.parts.deposits.assign(courierNo, trackingNumber);
+    if (typeof door === 'number') this.kept('pickup set', () => this.parts.offline.bar(door));
+    return door;
+  }
+
   /**
    * An empty door the service gave through this kiosk to a deposit (`trackingNumber`) or
    * a return: taken in the deposit set, and no code of the pickup set opens it any more.
    */
   private emptyDoorFilled(door: number, trackingNumber?: string): void {
     this.changedOnline({ door, trackingNumber });
-    this.kept('pickup set', () => this.parts.offline.forgetDoor(door));
+    this.kept('pickup set', () => this.parts.offline.bar(door));
   }
 
   /** A note to an offline set (`what`) of a change the service made: logged if it fails. */

@@ -54,6 +54,7 @@ describe('kiosk migrations, one by one', () => {
       '4d32bdd0638d24df',
       '58cc327370dfcbba',
       '0f3b3c3eaf41fb1a',
+      '282861aea226964a',
     ]);
   });
 
@@ -155,6 +156,19 @@ describe('kiosk migrations, one by one', () => {
     );
     outcome.run('c-1', '{}', 1);
     expect(() => outcome.run('c-1', '{}', 2)).toThrow();
+  });
+
+  it('8 keeps queued rows and bars a parcel once, strictly', () => {
+    const db = at(7);
+    db.prepare(INSERT).run('door', '{"b":1}', '2026-11-30T10:00:00.000Z', 1, 2);
+    migrate(db, 8);
+    expect(db.prepare('select kind, body from confirms').all()).toEqual([
+      { kind: 'door', body: '{"b":1}' },
+    ]);
+    const bar = db.prepare('insert into offline_barred (shipment_id, barred_at) values (?, ?)');
+    bar.run('s-1', 1);
+    expect(() => bar.run('s-1', 2)).toThrow();
+    expect(() => bar.run('s-2', 'later')).toThrow();
   });
 
   it('run again, change nothing', () => {

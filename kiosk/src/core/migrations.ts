@@ -164,4 +164,10 @@ export const MIGRATIONS: readonly string[] = [
      body text not null,
      created_at integer not null
    ) strict;`,
+  // 8: parcels whose door this kiosk opened online for their code, or gave empty to another
+  // parcel: no code of the offline pickup set opens them (offlinePickup.ts, `bar`).
+  `create table offline_barred (
+     shipment_id text primary key,
+     barred_at integer not null
+   ) strict;`,
 ];

@@ -42,15 +42,20 @@ interface StoredPickup {
 
 /**
  * A verifier the kiosk may use (one parameter: now): the parcel still collectable, not
- * handed out here, and not collected through this kiosk online with its confirm still
+ * handed out here, not barred (its door opened or given to another parcel through this
+ * kiosk online: `bar`), and not collected through this kiosk online with its confirm still
  * queued (the service would still offer it; this kiosk must not, offline).
  */
 const USABLE = `p.collect_until > ?
   and not exists (select 1 from offline_handouts h
                    where h.shipment_id = p.shipment_id and h.state in ('opened', 'collected'))
+  and not exists (select 1 from offline_barred b where b.shipment_id = p.shipment_id)
   and not exists (select 1 from confirms c
                    where c.kind = 'door' and json_extract(c.body, '$.shipmentId') = p.shipment_id
                      and json_extract(c.body, '$.collected') = 1)`;
+
+/** How long a bar outlives its parcel's absence from the set: see `bar`. */
+const BAR_KEPT_MS = 60 * 60_000;
 
 export type Handout = 'opened' | 'collected' | 'left' | 'service_404';
 
@@ -90,34 +95,42 @@ export class OfflinePickups {
    */
   readonly sync = serially(() => this.fetchSet());
 
-  /** Doors forgotten by `forgetDoor`: a fetch that saw one meanwhile is not kept. */
-  private changes = 0;
-
   /**
-   * The service opened `door` through this kiosk online for a pickup, or gave it, empty,
-   * to a deposit or a return: every verifier of that door is dropped until the next set.
-   * Once a collection's confirm has gone out the queue no longer tells (`USABLE`), and an
-   * outage before the next set would open the door again for an old code, by then
-   * perhaps holding another recipient's parcel. The set's ETag is forgotten, so the next
-   * fetch brings it whole (a parcel left in the door is the service's again), and a fetch
-   * in flight meanwhile, perhaps read before, is not kept.
+   * No code of the kept set opens these parcels any more, nor any parcel the set has in
+   * `door`: the service opened that door through this kiosk online for their code, or
+   * gave it, empty, to a deposit or a return (or this kiosk did, on its own). Kept on disk
+   * before the door opens. A set fetched while the door is open, or read before the
+   * collection, still has the parcel: an outage after the collection would otherwise open
+   * the door again for the same code, by then perhaps holding another recipient's parcel.
+   * A bar is lifted when the parcel's door shut with it still inside (`stayed`), and
+   * forgotten once a set read an hour after it no longer has the parcel.
    */
-  forgetDoor(door: number): void {
+  bar(door: number, shipmentIds: readonly string[] = []): void {
     const db = this.d.db;
+    const at = this.now();
     db.transaction(() => {
-      db.prepare('delete from offline_pickups where door = ?').run(door);
-      db.prepare("update offline_sets set etag = null where name = 'pickups'").run();
+      const add = db.prepare(
+        'insert into offline_barred (shipment_id, barred_at) values (?, ?) on conflict do nothing',
+      );
+      for (const id of shipmentIds) add.run(id, at);
+      db.prepare(
+        `insert into offline_barred (shipment_id, barred_at)
+         select shipment_id, ? from offline_pickups where door = ? on conflict do nothing`,
+      ).run(at, door);
     })();
-    this.changes++;
-    this.parsed = null;
+  }
+
+  /** The service answered a confirm that the parcel stayed in its door: its code opens it again. */
+  stayed(shipmentId: string): void {
+    this.d.db.prepare('delete from offline_barred where shipment_id = ?').run(shipmentId);
   }
 
   private async fetchSet(): Promise<void> {
     const held = this.d.db.prepare("select etag from offline_sets where name = 'pickups'").get() as
       { etag: string | null } | undefined;
-    const changes = this.changes;
+    const fetchedAt = this.now();
     const answer = await this.d.client.offlinePickups(held?.etag ?? null);
-    if (!answer.ok || answer.value === null || changes !== this.changes) return;
+    if (!answer.ok || answer.value === null) return;
     const { set, etag } = answer.value;
     const insert = this.d.db.prepare(
       'insert into offline_pickups (shipment_id, door, collect_until, verifier) values (?, ?, ?, ?)',
@@ -143,6 +156,15 @@ export class OfflinePickups {
                                where json_extract(confirms.body, '$.shipmentId') = offline_handouts.shipment_id)`,
         )
         .run();
+      // A bar whose parcel a set read an hour after it no longer has: collected, or gone
+      // (a parcel still awaiting pickup is in the set by then: its verifier is made just
+      // after its deposit).
+      this.d.db
+        .prepare(
+          `delete from offline_barred
+            where barred_at <= ? and shipment_id not in (select shipment_id from offline_pickups)`,
+        )
+        .run(fetchedAt - BAR_KEPT_MS);
     })();
     this.parsed = null;
     this.d.log.debug({ version: set.version, verifiers: set.pickups.length }, 'offline set');
