@@ -83,7 +83,7 @@ function assemble(
         offline.confirmNotFound(r.body.shipmentId);
       // The parcel stayed in its door, as the service now knows: its code opens it again.
       if (r.kind === 'door' && status === 200 && r.body.collected === false)
-        offline.stayed(String(r.body.shipmentId));
+        offline.stayed(String(r.body.shipmentId), Date.parse(String(r.body.occurred_at)));
       if (r.kind === 'offline_deposit' && typeof r.body.trackingNumber === 'string')
         deposits.answered(r.body.trackingNumber, status);
     },

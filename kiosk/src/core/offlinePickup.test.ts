@@ -14,16 +14,23 @@ const HOUR = 60 * 60_000;
 function pickupsAt(clock: { now: number }) {
   let pickups: { shipmentId: string; door: number; collectUntil: string; verifier: string }[] = [];
   let n = 0;
+  /** When set, the next fetch's answer waits for it (a fetch in flight). */
+  let held: Promise<void> | null = null;
   const client = {
-    offlinePickups: () =>
-      Promise.resolve({
+    offlinePickups: async () => {
+      // The set as it is when the service reads it: before any wait.
+      const answer = {
         ok: true,
         value: { set: { version: String(++n), pickups }, etag: `"${n}"` },
         correlationId: 'c',
-      }),
+      };
+      await held;
+      return answer;
+    },
   } as unknown as TerminalClient;
+  const db = openKioskDatabase(mkdtempSync(path.join(tmpdir(), 'pickups-')));
   const offline = new OfflinePickups({
-    db: openKioskDatabase(mkdtempSync(path.join(tmpdir(), 'pickups-'))),
+    db,
     client,
     log: pino({ level: 'silent' }),
     openDoor: () => Promise.reject(new Error('no door here')),
@@ -43,7 +50,15 @@ function pickupsAt(clock: { now: number }) {
         ]
       : [];
   };
-  return { offline, holds };
+  const hold = () => {
+    let release!: () => void;
+    held = new Promise<void>((r) => (release = r));
+    return () => {
+      held = null;
+      release();
+    };
+  };
+  return { offline, holds, hold, db };
 }
 
 describe('a barred parcel of the offline pickup set', () => {
@@ -76,14 +91,51 @@ describe('a barred parcel of the offline pickup set', () => {
     expect(offline.ready).toBe(true);
   });
 
-  it('is lifted when the service is told the parcel stayed in its door', async () => {
+  it('is lifted by a confirm that the parcel stayed made after it, not before', async () => {
     const clock = { now: Date.parse('2026-11-30T12:00:00Z') };
     const { offline, holds } = pickupsAt(clock);
     holds(true);
     await offline.sync();
     offline.bar(1, [S]);
+    // Its door shut with it inside; opened again online before that confirm was answered.
+    clock.now += 20_000;
+    const shut = clock.now;
+    clock.now += 60_000;
+    offline.bar(1, [S]);
+    offline.stayed(S, shut);
     expect(offline.ready).toBe(false);
-    offline.stayed(S);
+    offline.stayed(S, clock.now + 20_000);
     expect(offline.ready).toBe(true);
+  });
+
+  it('bars the parcels of a barred door in a set that was in flight when the door was barred', async () => {
+    const clock = { now: Date.parse('2026-11-30T12:00:00Z') };
+    const { offline, holds, hold } = pickupsAt(clock);
+    // The set held has nothing in door 1; a fetch goes out and reads S in door 1.
+    holds(false);
+    await offline.sync();
+    holds(true);
+    const release = hold();
+    const inFlight = offline.sync();
+    await new Promise((r) => setTimeout(r, 0));
+    clock.now += 1_000;
+    offline.bar(1);
+    release();
+    await inFlight;
+    expect(offline.held()).toBe(1);
+    expect(offline.ready).toBe(false);
+  });
+
+  it('hands nothing out on its own once a bar could not be written', async () => {
+    const clock = { now: Date.parse('2026-11-30T12:00:00Z') };
+    const { offline, holds, db } = pickupsAt(clock);
+    holds(true);
+    await offline.sync();
+    db.exec(
+      "create trigger no_disk before insert on offline_barred begin select raise(abort, 'disk I/O error'); end",
+    );
+    expect(() => offline.bar(1, [S])).toThrow(/disk/);
+    expect(offline.ready).toBe(false);
+    expect(await offline.match('12345678')).toBeNull();
   });
 });

@@ -75,6 +75,7 @@ export class OfflinePickups {
    * is out of service, as before.
    */
   get ready(): boolean {
+    if (this.distrusted) return false;
     const now = new Date(this.now()).toISOString();
     return (
       this.d.db.prepare(`select 1 from offline_pickups p where ${USABLE} limit 1`).get(now) !==
@@ -95,6 +96,11 @@ export class OfflinePickups {
    */
   readonly sync = serially(() => this.fetchSet());
 
+  /** Doors barred (`bar`) since the fetch in flight began, by when: see `fetchSet`. */
+  private readonly doorBars = new Map<number, number>();
+  /** A bar that could not be written: no parcel is handed out on the kiosk's own this run. */
+  private distrusted = false;
+
   /**
    * No code of the kept set opens these parcels any more, nor any parcel the set has in
    * `door`: the service opened that door through this kiosk online for their code, or
@@ -102,27 +108,50 @@ export class OfflinePickups {
    * before the door opens. A set fetched while the door is open, or read before the
    * collection, still has the parcel: an outage after the collection would otherwise open
    * the door again for the same code, by then perhaps holding another recipient's parcel.
-   * A bar is lifted when the parcel's door shut with it still inside (`stayed`), and
-   * forgotten once a set read an hour after it no longer has the parcel.
+   * A set in flight meanwhile has its parcels of that door barred as it lands. A bar is
+   * lifted when the service has been told, after it, that the parcel stayed in its door
+   * (`stayed`), and forgotten once a set read an hour after it no longer has the parcel.
+   * Should the bar not be written (the disk), nothing is handed out on the kiosk's own
+   * until it restarts.
    */
   bar(door: number, shipmentIds: readonly string[] = []): void {
     const db = this.d.db;
     const at = this.now();
-    db.transaction(() => {
-      const add = db.prepare(
-        'insert into offline_barred (shipment_id, barred_at) values (?, ?) on conflict do nothing',
-      );
-      for (const id of shipmentIds) add.run(id, at);
-      db.prepare(
-        `insert into offline_barred (shipment_id, barred_at)
-         select shipment_id, ? from offline_pickups where door = ? on conflict do nothing`,
-      ).run(at, door);
-    })();
+    this.doorBars.set(door, at);
+    try {
+      db.transaction(() => {
+        const add = db.prepare(
+          `insert into offline_barred (shipment_id, barred_at) values (?, ?)
+           on conflict (shipment_id) do update set barred_at = excluded.barred_at`,
+        );
+        for (const id of shipmentIds) add.run(id, at);
+        this.barDoor(door, at);
+      })();
+    } catch (error) {
+      this.distrusted = true;
+      throw error;
+    }
   }
 
-  /** The service answered a confirm that the parcel stayed in its door: its code opens it again. */
-  stayed(shipmentId: string): void {
-    this.d.db.prepare('delete from offline_barred where shipment_id = ?').run(shipmentId);
+  /** Every parcel the set held has in `door`, barred as of `at`. */
+  private barDoor(door: number, at: number): void {
+    this.d.db
+      .prepare(
+        `insert into offline_barred (shipment_id, barred_at)
+         select shipment_id, ? from offline_pickups where door = ?
+         on conflict (shipment_id) do update set barred_at = max(barred_at, excluded.barred_at)`,
+      )
+      .run(at, door);
+  }
+
+  /**
+   * The service took a confirm that the parcel stayed in its door, made at `occurredAt`
+   * (ms): a bar from before then is lifted; a later one (the door opened again since) stays.
+   */
+  stayed(shipmentId: string, occurredAt: number): void {
+    this.d.db
+      .prepare('delete from offline_barred where shipment_id = ? and barred_at <= ?')
+      .run(shipmentId, occurredAt);
   }
 
   private async fetchSet(): Promise<void> {
@@ -130,6 +159,10 @@ export class OfflinePickups {
       { etag: string | null } | undefined;
     const fetchedAt = this.now();
     const answer = await this.d.client.offlinePickups(held?.etag ?? null);
+    // Doors barred while this fetch was out: its set may have been read before. Fetches go
+    // one at a time, so the next begins after every bar made so far: none is needed after.
+    const barsSince = [...this.doorBars].filter(([, at]) => at >= fetchedAt);
+    this.doorBars.clear();
     if (!answer.ok || answer.value === null) return;
     const { set, etag } = answer.value;
     const insert = this.d.db.prepare(
@@ -138,6 +171,7 @@ export class OfflinePickups {
     this.d.db.transaction(() => {
       this.d.db.prepare('delete from offline_pickups').run();
       for (const p of set.pickups) insert.run(p.shipmentId, p.door, p.collectUntil, p.verifier);
+      for (const [door, at] of barsSince) this.barDoor(door, at);
       this.d.db
         .prepare(
           `insert into offline_sets (name, etag, version, received_at) values ('pickups', ?, ?, ?)
@@ -205,6 +239,7 @@ export class OfflinePickups {
   async match(
     code: string,
   ): Promise<{ shipmentId: string; door: number; others: string[] } | null> {
+    if (this.distrusted) return null;
     const now = new Date(this.now()).toISOString();
     this.d.db.prepare('delete from offline_pickups where collect_until <= ?').run(now);
     this.parsed ??= (() => {
