@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT, startServer, type RunningServer } from '@locker/server';
 import { admin, client, waitFor } from '@locker/server/testing';
 import { KioskCore, loadKioskConfig } from '@locker/kiosk';
@@ -319,6 +319,33 @@ describe('a locker on its own', () => {
     expect(await k.core.pickup(a.code)).toEqual({ kind: 'invalid_code' });
     expect(await k.core.pickup(c.code)).toEqual({ kind: 'door_open', door: 2 });
     k.cabinet.closeDoor(2, false);
+  });
+
+  it('opens a door on its own for a code whose door would not open online as the network dropped', async () => {
+    const k = await kioskScene('1:S,2:S', {}, { cabinetPollSeconds: 3600 });
+    cleanup.push(
+      () => k.host.close(),
+      () => k.core.stop(),
+    );
+    const a = await k.scene.deposit();
+    await waitFor(async () => {
+      await k.core.offline.sync();
+      return k.core.offline.held() === 1 ? true : undefined;
+    });
+    // The door is stuck and the network drops as it fails: its reports wait in the queue.
+    k.cabinet.jam(a.door);
+    const board = k.core.hardware.board;
+    const realOpen = board.open.bind(board);
+    vi.spyOn(board, 'open').mockImplementationOnce(async (position) => {
+      const result = await realOpen(position);
+      await k.stack.server.close();
+      return result;
+    });
+    expect(await k.core.pickup(a.code)).toEqual({ kind: 'door_failed', door: a.door });
+    // Freed by a technician's hand: nothing left the door, so the code still opens it.
+    k.cabinet.jam(a.door, false);
+    expect(await k.core.pickup(a.code)).toEqual({ kind: 'door_open', door: a.door });
+    k.cabinet.closeDoor(a.door, false);
   });
 });
 

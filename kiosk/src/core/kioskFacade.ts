@@ -121,11 +121,15 @@ export class KioskFacade extends EventEmitter implements KioskApi {
       if (offline.handedOut(shipmentId)) return { kind: 'invalid_code' as const };
       // Barred before the door opens: the shared door's other parcels with it.
       const others = await sharedDoorOthers(link, shipmentId);
-      this.kept('pickup set', () =>
-        offline.bar(door, [shipmentId, ...others.map((o) => o.shipmentId)]),
-      );
+      const parcels = [shipmentId, ...others.map((o) => o.shipmentId)];
+      let barredAt: number | null = null;
+      this.kept('pickup set', () => (barredAt = offline.bar(door, parcels)));
       // Issue 27: the door may hold more parcels for this code; each is confirmed on its own.
-      return flows.pickup(door, { shipmentId, trackingNumber }, others);
+      const result = await flows.pickup(door, { shipmentId, trackingNumber }, others);
+      const at = barredAt;
+      if (at !== null && (result.kind === 'door_failed' || result.kind === 'unavailable'))
+        this.kept('pickup set', () => offline.unbar(door, parcels, at));
+      return result;
     });
   }
 

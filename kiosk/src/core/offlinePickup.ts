@@ -114,7 +114,7 @@ export class OfflinePickups {
    * Should the bar not be written (the disk), nothing is handed out on the kiosk's own
    * until it restarts.
    */
-  bar(door: number, shipmentIds: readonly string[] = []): void {
+  bar(door: number, shipmentIds: readonly string[] = []): number {
     const db = this.d.db;
     const at = this.now();
     this.doorBars.set(door, at);
@@ -131,6 +131,24 @@ export class OfflinePickups {
       this.distrusted = true;
       throw error;
     }
+    return at;
+  }
+
+  /**
+   * The door never opened (it would not, or the controller was down): the bars `bar` made
+   * at `at` for these parcels and the door's are lifted, as nothing left the door. A bar
+   * made since stays.
+   */
+  unbar(door: number, shipmentIds: readonly string[], at: number): void {
+    const db = this.d.db;
+    const lift = db.prepare('delete from offline_barred where shipment_id = ? and barred_at = ?');
+    db.transaction(() => {
+      for (const id of shipmentIds) lift.run(id, at);
+      db.prepare(
+        `delete from offline_barred where barred_at = ?
+            and shipment_id in (select shipment_id from offline_pickups where door = ?)`,
+      ).run(at, door);
+    })();
   }
 
   /** Every parcel the set held has in `door`, barred as of `at`. */
