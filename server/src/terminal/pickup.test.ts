@@ -277,6 +277,34 @@ describe('POST /door/confirm', () => {
     expect(receipt!.text).toContain('Paczkomat Rynek Główny');
   });
 
+  it("tells the merchant the station's code and cabinet as they are at the collection, though changed after the confirm's read", async () => {
+    const scene = await stack.scene('1:S');
+    const { shipment } = await scene.deposit();
+    // As above: the verifier worker's write to the parcel done before the confirm's read.
+    await waitFor(async () => {
+      const [row] = await stack.sql<{ made: boolean }[]>`
+        select offline_verifier is not null as made from shipments where id = ${shipment.id}`;
+      return row!.made;
+    });
+    const code = `${scene.station.code}-B`;
+    const answer = await collectedWhileStationLocked(
+      scene,
+      shipment.id,
+      (holder) => holder`
+        update stations set code = ${code}, cabinet_sn = 'CAB-REPLACED'
+         where id = ${scene.station.id}`,
+    );
+    expect(answer.status).toBe(200);
+    const [event] = await stack.sql<{ body: string }[]>`
+      select body from events where shipment_id = ${shipment.id} and type = 'shipment.collected'`;
+    const body = JSON.parse(event!.body) as { data: { shipment: Record<string, unknown> } };
+    expect(body.data.shipment).toMatchObject({
+      destination_station_code: code,
+      destination: { cabinet_sn: 'CAB-REPLACED', slot_no: 1 },
+      status: 'collected',
+    });
+  });
+
   it('changes nothing when the parcel was not collected', async () => {
     const scene = await stack.scene('1:S');
     const { shipment, code } = await scene.deposit();
