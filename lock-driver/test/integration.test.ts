@@ -13,7 +13,9 @@ describe('the driver against the simulator through a pseudo-terminal (real seria
     const { doors } = await board.readDoors();
     expect(doors).toHaveLength(48);
     expect(doors.filter((d) => d.known && d.itemPresent).map((d) => d.position)).toEqual([2, 17]);
-    cabinet.closeAfterOpen(17, 80, true);
+    // Shut a second after it opened: long enough that the driver's read after its pulse
+    // sees it open on a loaded machine (at 80 ms a CI run on Node 24 saw it shut again).
+    cabinet.closeAfterOpen(17, 1000, true);
     expect((await board.open(17)).outcome).toBe('opened');
     const closed = await board.watchClosed(17, { leftOpenAfterMs: 5000, pollIntervalMs: 20 });
     expect(closed.outcome).toBe('closed_with_item');
