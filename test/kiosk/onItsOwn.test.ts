@@ -44,6 +44,27 @@ afterEach(async () => {
 const holding = (core: KioskCore, n: number) =>
   waitFor(() => (core.offline.held() === n ? true : undefined), 15_000);
 
+/**
+ * A kiosk that fetches its offline sets at its first heartbeat and then only when the test
+ * asks, as a production kiosk's every 15 s leaves a window after each change; stopped
+ * after the test.
+ */
+async function askingKiosk(doors: string): Promise<KioskScene> {
+  const k = await kioskScene(doors, {}, { cabinetPollSeconds: 3600 });
+  cleanup.push(
+    () => k.host.close(),
+    () => k.core.stop(),
+  );
+  return k;
+}
+
+/** The kiosk asked for its pickup set until it holds the verifiers of `n` parcels. */
+const fetchedHolding = (core: KioskCore, n: number) =>
+  waitFor(async () => {
+    await core.offline.sync();
+    return core.offline.held() === n ? true : undefined;
+  });
+
 describe('a locker on its own', () => {
   it('hands out a parcel by its code while the service is down, refuses the rest, and reports it on return', async () => {
     const k: KioskScene = await kioskScene('1:S,2:S,3:M');
@@ -189,20 +210,11 @@ describe('a locker on its own', () => {
   });
 
   it('never opens a door again, on its own, for a code collected there online a moment before the outage', async () => {
-    // The sets are fetched at the first heartbeat and then only when the test asks, as a
-    // production kiosk's every 15 s leaves a window after each pickup.
-    const k = await kioskScene('1:S,2:S,3:M', {}, { cabinetPollSeconds: 3600 });
-    cleanup.push(
-      () => k.host.close(),
-      () => k.core.stop(),
-    );
+    const k = await askingKiosk('1:S,2:S,3:M');
     const a = await k.scene.deposit();
     const c = await k.scene.deposit();
     expect([a.door, c.door]).toEqual([1, 2]);
-    await waitFor(async () => {
-      await k.core.offline.sync();
-      return k.core.offline.held() === 2 ? true : undefined;
-    });
+    await fetchedHolding(k.core, 2);
     // Online: A's recipient collects from door 1, and the confirm goes out. A set fetched
     // while the door is open still has A (the service has it awaiting pickup until then).
     expect(await k.core.pickup(a.code)).toEqual({ kind: 'door_open', door: 1 });
@@ -227,17 +239,10 @@ describe('a locker on its own', () => {
   });
 
   it('never opens a door, on its own, for an old code once this kiosk gave that door to a new deposit', async () => {
-    const k = await kioskScene('1:S,2:S,3:M', {}, { cabinetPollSeconds: 3600 });
-    cleanup.push(
-      () => k.host.close(),
-      () => k.core.stop(),
-    );
+    const k = await askingKiosk('1:S,2:S,3:M');
     const a = await k.scene.deposit();
     const c = await k.scene.deposit();
-    await waitFor(async () => {
-      await k.core.offline.sync();
-      return k.core.offline.held() === 2 ? true : undefined;
-    });
+    await fetchedHolding(k.core, 2);
     // A is collected elsewhere than through this kiosk's screen (its set still has A's code).
     const picked = await k.scene.terminal.api.post('/terminal/v1/pickup', { code: a.code });
     expect(picked.body.door).toBe(1);
@@ -262,16 +267,9 @@ describe('a locker on its own', () => {
   });
 
   it('opens a door on its own for a code whose parcel stayed in it when opened online', async () => {
-    const k = await kioskScene('1:S,2:S', {}, { cabinetPollSeconds: 3600 });
-    cleanup.push(
-      () => k.host.close(),
-      () => k.core.stop(),
-    );
+    const k = await askingKiosk('1:S,2:S');
     const a = await k.scene.deposit();
-    await waitFor(async () => {
-      await k.core.offline.sync();
-      return k.core.offline.held() === 1 ? true : undefined;
-    });
+    await fetchedHolding(k.core, 1);
     // Opened online, shut with the parcel still inside: the service is told it stayed.
     expect(await k.core.pickup(a.code)).toEqual({ kind: 'door_open', door: 1 });
     k.cabinet.closeDoor(1, true);
@@ -286,17 +284,10 @@ describe('a locker on its own', () => {
   });
 
   it('never opens a door, on its own, for an old code once it took a parcel into that door itself', async () => {
-    const k = await kioskScene('1:S,2:S,3:M', {}, { cabinetPollSeconds: 3600 });
-    cleanup.push(
-      () => k.host.close(),
-      () => k.core.stop(),
-    );
+    const k = await askingKiosk('1:S,2:S,3:M');
     const a = await k.scene.deposit();
     const c = await k.scene.deposit();
-    await waitFor(async () => {
-      await k.core.offline.sync();
-      return k.core.offline.held() === 2 ? true : undefined;
-    });
+    await fetchedHolding(k.core, 2);
     // A is collected elsewhere; the kiosk's deposit set is read after it (door 1 free, B
     // expected), its pickup set not (it still has A's code for door 1).
     const picked = await k.scene.terminal.api.post('/terminal/v1/pickup', { code: a.code });
@@ -322,16 +313,9 @@ describe('a locker on its own', () => {
   });
 
   it('opens a door on its own for a code whose door would not open online as the network dropped', async () => {
-    const k = await kioskScene('1:S,2:S', {}, { cabinetPollSeconds: 3600 });
-    cleanup.push(
-      () => k.host.close(),
-      () => k.core.stop(),
-    );
+    const k = await askingKiosk('1:S,2:S');
     const a = await k.scene.deposit();
-    await waitFor(async () => {
-      await k.core.offline.sync();
-      return k.core.offline.held() === 1 ? true : undefined;
-    });
+    await fetchedHolding(k.core, 1);
     // The door is stuck and the network drops as it fails: its reports wait in the queue.
     k.cabinet.jam(a.door);
     const board = k.core.hardware.board;

@@ -27,6 +27,14 @@ async function collectedWhileStationLocked(
   return answer!;
 }
 
+/** The verifier worker's one write to a parcel's row after its deposit, waited for. */
+const verifierWritten = (shipmentId: string) =>
+  waitFor(async () => {
+    const [row] = await stack.sql<{ made: boolean }[]>`
+      select offline_verifier is not null as made from shipments where id = ${shipmentId}`;
+    return row!.made;
+  });
+
 async function shipmentRow(id: string) {
   const [row] = await stack.sql`select * from shipments where id = ${id}`;
   return row!;
@@ -258,11 +266,7 @@ describe('POST /door/confirm', () => {
     const { shipment } = await scene.deposit();
     // The verifier worker writes the parcel's row once after its deposit: done before the
     // confirm's read, so the rename is the only change between the read and the write.
-    await waitFor(async () => {
-      const [row] = await stack.sql<{ made: boolean }[]>`
-        select offline_verifier is not null as made from shipments where id = ${shipment.id}`;
-      return row!.made;
-    });
+    await verifierWritten(shipment.id);
     const answer = await collectedWhileStationLocked(
       scene,
       shipment.id,
@@ -281,11 +285,7 @@ describe('POST /door/confirm', () => {
     const scene = await stack.scene('1:S');
     const { shipment } = await scene.deposit();
     // As above: the verifier worker's write to the parcel done before the confirm's read.
-    await waitFor(async () => {
-      const [row] = await stack.sql<{ made: boolean }[]>`
-        select offline_verifier is not null as made from shipments where id = ${shipment.id}`;
-      return row!.made;
-    });
+    await verifierWritten(shipment.id);
     const code = `${scene.station.code}-B`;
     const answer = await collectedWhileStationLocked(
       scene,
